@@ -1,0 +1,3 @@
+from missions.cli import main
+
+main()

@@ -1,0 +1,456 @@
+"""The mission catalog: YAML files under ``missions/``, validated into pydantic models.
+
+Loading never stops at the first problem. Every file is parsed, every model error is mapped
+back to its YAML line, and cross-references (sources, facts, dependencies, cycles, ids) are
+checked across the whole catalog, so one ``validate`` run lists everything to fix.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import difflib
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from ruamel.yaml.comments import CommentedMap
+
+from missions.errors import InputError, Problem
+from missions.yamlio import line_of, load_document
+
+Category = Literal["research-paper", "open-problem", "example", "corpus", "puzzle"]
+TargetKind = Literal["goal", "milestone", "external"]
+Status = Literal["missing", "stated", "proved", "external"]
+Evidence = Literal["source", "kernel"]
+StatementOrigin = Literal["literature-sourced", "ai-adapted", "ai-generated"]
+ProofOrigin = Literal["none", "external", "literature-sourced", "ai-adapted", "ai-generated"]
+
+ID_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+LEAN_NAME_PATTERN = re.compile(r"^[A-Za-z_\u00C0-\U0010FFFF][\w'!?\u00C0-\U0010FFFF]*(?:\.[\w'!?\u00C0-\U0010FFFF]+)*$")
+DIGEST_PATTERN = re.compile(r"^sha256:[0-9a-f]{64}$")
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=False)
+
+
+class Source(_Model):
+    """A work the mission cites, with locators a reader can follow."""
+
+    key: str
+    citation: str
+    arxiv: str | None = None
+    doi: str | None = None
+    url: str | None = None
+    repository: str | None = None
+    commit: str | None = None
+    locators: list[str] = Field(default_factory=list)
+
+
+class Revision(_Model):
+    """One entry of a mission's statement history, appended by ``missions pin``."""
+
+    revision: int = Field(ge=1)
+    date: dt.date
+    reason: str
+    digest: str
+    commit: str | None = None
+
+    @field_validator("digest")
+    @classmethod
+    def _digest_shape(cls, value: str) -> str:
+        if not DIGEST_PATTERN.match(value):
+            raise ValueError("digest must look like 'sha256:<64 hex digits>'")
+        return value
+
+
+class LeanInfo(_Model):
+    module: str
+    statements: str | None = None
+    statement_pin: str | None = None
+    pinned_at: str | None = None
+
+    @field_validator("module", "statements")
+    @classmethod
+    def _lean_name(cls, value: str | None) -> str | None:
+        if value is not None and not LEAN_NAME_PATTERN.match(value):
+            raise ValueError(f"{value!r} is not a Lean module name")
+        return value
+
+    @field_validator("statement_pin")
+    @classmethod
+    def _pin_shape(cls, value: str | None) -> str | None:
+        if value is not None and not DIGEST_PATTERN.match(value):
+            raise ValueError("statement_pin must look like 'sha256:<64 hex digits>'")
+        return value
+
+    @property
+    def statements_module(self) -> str:
+        return self.statements or f"{self.module}.Statements"
+
+
+class Fact(_Model):
+    """A documented fact or assumption the targets rely on (seed 10's F1, F2, ...)."""
+
+    id: str
+    text: str
+    source: str | None = None
+    locator: str | None = None
+
+
+class Provenance(_Model):
+    """Where a statement and its proof come from (the chips of seed 10)."""
+
+    statement: StatementOrigin
+    proof: ProofOrigin = "none"
+    where: str | None = None
+
+
+class ExternalRef(_Model):
+    """A target that lives in another repository: shown, never counted as proved here."""
+
+    repository: str
+    commit: str | None = None
+    path: str | None = None
+    name: str | None = None
+
+
+class Target(_Model):
+    id: str
+    kind: TargetKind
+    title: str
+    informal: str
+    source: str | None = None
+    locator: str | None = None
+    step: str | None = None
+    facts: list[str] = Field(default_factory=list)
+    method: str | None = None
+    statement: str | None = None
+    proof: str | None = None
+    external: ExternalRef | None = None
+    depends_on: list[str] = Field(default_factory=list)
+    provenance: Provenance
+    status: Status | None = None
+    evidence: Evidence | None = None
+
+    @field_validator("statement", "proof")
+    @classmethod
+    def _lean_name(cls, value: str | None) -> str | None:
+        if value is not None and not LEAN_NAME_PATTERN.match(value):
+            raise ValueError(f"{value!r} is not a Lean declaration name")
+        return value
+
+
+class Mission(_Model):
+    id: str
+    title: str
+    category: Category
+    summary: str
+    tags: list[str] = Field(default_factory=list)
+    sources: list[Source] = Field(min_length=1)
+    lean: LeanInfo
+    conventions: list[str] = Field(default_factory=list)
+    facts: list[Fact] = Field(default_factory=list)
+    notes: list[str] = Field(default_factory=list)
+    statement_history: list[Revision] = Field(default_factory=list)
+    targets: list[Target] = Field(min_length=1)
+
+    def target(self, target_id: str) -> Target:
+        for target in self.targets:
+            if target.id == target_id:
+                return target
+        raise KeyError(target_id)
+
+    @property
+    def goal(self) -> Target | None:
+        return next((t for t in self.targets if t.kind == "goal"), None)
+
+
+@dataclass
+class MissionFile:
+    """A validated mission together with the round-trip document it came from."""
+
+    path: Path
+    mission: Mission
+    doc: CommentedMap
+
+    def line(self, *loc: int | str) -> int:
+        return line_of(self.doc, loc)
+
+    def target_line(self, target_id: str, key: str | None = None) -> int:
+        for index, target in enumerate(self.mission.targets):
+            if target.id == target_id:
+                return self.line("targets", index, *( (key,) if key else ()))
+        return self.line("targets")
+
+
+@dataclass
+class Catalog:
+    root: Path
+    files: list[MissionFile] = field(default_factory=list)
+
+    @property
+    def missions(self) -> list[Mission]:
+        return [f.mission for f in self.files]
+
+    def get(self, mission_id: str) -> MissionFile:
+        for mission_file in self.files:
+            if mission_file.mission.id == mission_id:
+                return mission_file
+        known = [f.mission.id for f in self.files]
+        hint = difflib.get_close_matches(mission_id, known, n=1)
+        suggestion = f" (did you mean {hint[0]!r}?)" if hint else ""
+        raise InputError.single(
+            self.root / "missions", 1, f"unknown mission {mission_id!r}{suggestion}"
+        )
+
+    def select(self, ids: Iterable[str]) -> list[MissionFile]:
+        wanted = list(ids)
+        if not wanted:
+            return list(self.files)
+        problems: list[Problem] = []
+        chosen: list[MissionFile] = []
+        for mission_id in wanted:
+            try:
+                chosen.append(self.get(mission_id))
+            except InputError as exc:
+                problems.extend(exc.problems)
+        if problems:
+            raise InputError(problems)
+        return chosen
+
+
+def _allowed_fields(model: type[BaseModel], loc: tuple[int | str, ...]) -> list[str]:
+    """Field names valid at ``loc``, for 'did you mean' suggestions on unknown keys."""
+    current: Any = model
+    for part in loc[:-1]:
+        if isinstance(part, int):
+            continue
+        info = current.model_fields.get(part) if hasattr(current, "model_fields") else None
+        if info is None:
+            return []
+        annotation = info.annotation
+        args = getattr(annotation, "__args__", ())
+        candidates = [annotation, *args]
+        current = next(
+            (c for c in candidates if isinstance(c, type) and issubclass(c, BaseModel)), None
+        )
+        if current is None:
+            for c in args:
+                inner = getattr(c, "__args__", ())
+                current = next(
+                    (i for i in inner if isinstance(i, type) and issubclass(i, BaseModel)),
+                    None,
+                )
+                if current is not None:
+                    break
+        if current is None:
+            return []
+    return list(current.model_fields) if hasattr(current, "model_fields") else []
+
+
+def _describe(error: Any) -> str:
+    loc: tuple[int | str, ...] = tuple(error["loc"])
+    where = ".".join(str(p) for p in loc) or "document"
+    kind = error["type"]
+    if kind == "extra_forbidden":
+        field_name = str(loc[-1])
+        hints = difflib.get_close_matches(field_name, _allowed_fields(Mission, loc), n=1)
+        hint = f" (did you mean {hints[0]!r}?)" if hints else ""
+        return f"unknown field {where!r}{hint}"
+    if kind == "missing":
+        return f"missing required field {where!r}"
+    message = str(error["msg"])
+    message = message.removeprefix("Value error, ")
+    return f"{where}: {message}"
+
+
+def _dependency_cycles(mission: Mission) -> list[list[str]]:
+    graph = {t.id: list(t.depends_on) for t in mission.targets}
+    color: dict[str, int] = {}
+    stack: list[str] = []
+    cycles: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        color[node] = 1
+        stack.append(node)
+        for nxt in graph.get(node, []):
+            if nxt not in graph:
+                continue
+            if color.get(nxt) == 1:
+                cycles.append([*stack[stack.index(nxt) :], nxt])
+            elif color.get(nxt) is None:
+                visit(nxt)
+        stack.pop()
+        color[node] = 2
+
+    for node in graph:
+        if color.get(node) is None:
+            visit(node)
+    return cycles
+
+
+def check_references(mission_file: MissionFile) -> list[Problem]:
+    """Cross-field rules of one mission: ids, sources, facts, dependencies, cycles, kinds."""
+    mission, path = mission_file.mission, str(mission_file.path)
+    problems: list[Problem] = []
+
+    def add(line: int, message: str) -> None:
+        problems.append(Problem(path, line, message))
+
+    if not ID_PATTERN.match(mission.id):
+        add(mission_file.line("id"), f"mission id {mission.id!r} is not kebab-case")
+    if mission_file.path.stem != mission.id:
+        add(
+            mission_file.line("id"),
+            f"mission id {mission.id!r} does not match file name {mission_file.path.name!r}",
+        )
+    source_keys: set[str] = set()
+    for index, source in enumerate(mission.sources):
+        if source.key in source_keys:
+            add(mission_file.line("sources", index, "key"), f"duplicate source key {source.key!r}")
+        source_keys.add(source.key)
+    fact_ids: set[str] = set()
+    for index, fact in enumerate(mission.facts):
+        if fact.id in fact_ids:
+            add(mission_file.line("facts", index, "id"), f"duplicate fact id {fact.id!r}")
+        fact_ids.add(fact.id)
+        if fact.source is not None and fact.source not in source_keys:
+            add(mission_file.line("facts", index, "source"), f"unknown source {fact.source!r}")
+    revisions = [r.revision for r in mission.statement_history]
+    if revisions != sorted(revisions) or len(set(revisions)) != len(revisions):
+        add(mission_file.line("statement_history"), "statement_history revisions must increase")
+
+    target_ids: set[str] = set()
+    goals = 0
+    for index, target in enumerate(mission.targets):
+        def at(key: str | None = None, index: int = index) -> int:
+            return mission_file.line("targets", index, *((key,) if key else ()))
+
+        if target.id in target_ids:
+            add(at("id"), f"duplicate target id {target.id!r}")
+        target_ids.add(target.id)
+        if not ID_PATTERN.match(target.id):
+            add(at("id"), f"target id {target.id!r} is not kebab-case")
+        goals += target.kind == "goal"
+        if target.source is not None and target.source not in source_keys:
+            add(at("source"), f"unknown source {target.source!r}")
+        for fact in target.facts:
+            if fact not in fact_ids:
+                add(at("facts"), f"unknown fact {fact!r}")
+        if target.kind == "external":
+            if target.external is None:
+                add(at(), f"external target {target.id!r} needs an 'external' reference")
+            if target.statement is not None or target.proof is not None:
+                add(at(), f"external target {target.id!r} cannot name workspace declarations")
+        else:
+            if target.statement is None:
+                add(at(), f"target {target.id!r} needs a 'statement' declaration")
+            if target.external is not None:
+                add(at("external"), f"only external targets take an 'external' reference")
+    if goals != 1:
+        add(mission_file.line("targets"), f"a mission has exactly one goal target, found {goals}")
+    for index, target in enumerate(mission.targets):
+        for dep in target.depends_on:
+            if dep not in target_ids:
+                hints = difflib.get_close_matches(dep, sorted(target_ids), n=1)
+                hint = f" (did you mean {hints[0]!r}?)" if hints else ""
+                add(
+                    mission_file.line("targets", index, "depends_on"),
+                    f"target {target.id!r} depends on unknown target {dep!r}{hint}",
+                )
+    for cycle in _dependency_cycles(mission):
+        first = next(i for i, t in enumerate(mission.targets) if t.id == cycle[0])
+        add(
+            mission_file.line("targets", first, "depends_on"),
+            "dependency cycle: " + " -> ".join(cycle),
+        )
+    return problems
+
+
+def load_mission_file(path: Path) -> MissionFile:
+    """Load and validate one mission file (without catalog-wide checks)."""
+    doc = load_document(path)
+    try:
+        mission = Mission.model_validate(_plain(doc))
+    except ValidationError as exc:
+        raise InputError(
+            Problem(str(path), line_of(doc, tuple(e["loc"])), _describe(e)) for e in exc.errors()
+        ) from None
+    mission_file = MissionFile(path=path, mission=mission, doc=doc)
+    problems = check_references(mission_file)
+    if problems:
+        raise InputError(problems)
+    return mission_file
+
+
+def _plain(node: Any) -> Any:
+    """Round-trip containers to plain dicts/lists so pydantic sees ordinary Python data."""
+    if isinstance(node, dict):
+        return {str(k) if not isinstance(k, str) else k: _plain(v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_plain(v) for v in node]
+    if isinstance(node, str):
+        return str(node)
+    return node
+
+
+def mission_paths(root: Path) -> Iterator[Path]:
+    directory = root / "missions"
+    if not directory.is_dir():
+        raise InputError.single(directory, 1, "no missions/ directory under the workspace root")
+    yield from sorted(p for p in directory.iterdir() if p.suffix in {".yaml", ".yml"})
+
+
+def load_catalog(root: Path) -> Catalog:
+    """Load every mission under ``root/missions``; raise with all problems if any."""
+    catalog = Catalog(root=root)
+    problems: list[Problem] = []
+    seen: dict[str, Path] = {}
+    for path in mission_paths(root):
+        try:
+            mission_file = load_mission_file(path)
+        except InputError as exc:
+            problems.extend(exc.problems)
+            continue
+        mission_id = mission_file.mission.id
+        if mission_id in seen:
+            problems.append(
+                Problem(
+                    str(path),
+                    mission_file.line("id"),
+                    f"duplicate mission id {mission_id!r} (also in {seen[mission_id].name})",
+                )
+            )
+            continue
+        seen[mission_id] = path
+        catalog.files.append(mission_file)
+    if problems:
+        raise InputError(problems)
+    return catalog
+
+
+def find_root(start: Path) -> Path:
+    """The nearest ancestor of ``start`` holding both ``lakefile.lean`` and ``missions/``."""
+    start = start.resolve()
+    for candidate in (start, *start.parents):
+        if (candidate / "lakefile.lean").is_file() and (candidate / "missions").is_dir():
+            return candidate
+    raise InputError.single(
+        start, 1, "no workspace root (a directory with lakefile.lean and missions/) here or above"
+    )
+
+
+def check_root(root: Path) -> Path:
+    """Validate an explicit ``--root``."""
+    root = root.resolve()
+    if not root.is_dir():
+        raise InputError.single(root, 1, "workspace root does not exist")
+    if not (root / "lakefile.lean").is_file():
+        raise InputError.single(root / "lakefile.lean", 1, "workspace root has no lakefile.lean")
+    if not (root / "missions").is_dir():
+        raise InputError.single(root / "missions", 1, "workspace root has no missions/ directory")
+    return root

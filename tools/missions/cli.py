@@ -1,0 +1,446 @@
+"""The ``missions`` command line: argument parsing and printing only.
+
+Exit codes: 0 success, 1 the gate found violations, 2 bad input or usage (one
+``path:line: message`` line per problem on stderr, never a traceback).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from missions import __version__, gitinfo
+from missions.catalog import Catalog, check_root, find_root, load_catalog
+from missions.errors import InputError, Problem
+from missions.gate import run_gate
+from missions.lean.workspace import load_workspace
+from missions.pins import apply_pin, pin_state
+from missions.report import gate_json, report_json, report_markdown, status_json
+from missions.scaffold import plan, write
+from missions.status import Analysis, analyze
+from missions.sync import sync_mission
+from missions.toolchain import run_doctor
+from missions.yamlio import atomic_write_text, dump_document
+
+app = typer.Typer(
+    name="missions",
+    help="Track, gate and report Lean 4 formalization missions.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+out = Console(highlight=False, soft_wrap=False)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+RootOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--root",
+        help="Workspace root (default: nearest ancestor with lakefile.lean and missions/).",
+    ),
+]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+IdsArgument = Annotated[list[str] | None, typer.Argument(help="Mission ids (default: all).")]
+NoCacheOption = Annotated[
+    bool, typer.Option("--no-cache", help="Rescan every Lean file, ignoring the scan cache.")
+]
+STATUS_STYLE = {"proved": "green", "stated": "yellow", "missing": "red", "external": "cyan"}
+
+
+def _fail(problems: list[Problem]) -> NoReturn:
+    for problem in problems:
+        err.print(escape(str(problem)), markup=True)
+    raise typer.Exit(2)
+
+
+@contextmanager
+def _input_errors() -> Iterator[None]:
+    try:
+        yield
+    except InputError as exc:
+        _fail(exc.problems)
+
+
+def _root(root: Path | None) -> Path:
+    return check_root(root) if root is not None else find_root(Path.cwd())
+
+
+def _print_json(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n")
+
+
+def _analysis(root: Path | None, ids: list[str] | None, no_cache: bool = False) -> Analysis:
+    resolved = _root(root)
+    catalog = load_catalog(resolved)
+    catalog.select(ids or [])
+    workspace = load_workspace(resolved, use_cache=not no_cache)
+    return analyze(catalog, workspace, ids)
+
+
+def _status_text(status: str) -> Text:
+    return Text(status, style=STATUS_STYLE.get(status, ""))
+
+
+@app.command()
+def status(
+    ids: IdsArgument = None,
+    root: RootOption = None,
+    as_json: JsonOption = False,
+    no_cache: NoCacheOption = False,
+    why: Annotated[bool, typer.Option("--why", help="Show every reason, not the first.")] = False,
+) -> None:
+    """Missions and targets with their status and evidence."""
+    with _input_errors():
+        analysis = _analysis(root, ids, no_cache)
+    if as_json:
+        _print_json(status_json(analysis))
+        return
+    table = Table(title="Missions (evidence: source scan)", title_justify="left")
+    for column in ("mission", "target", "kind", "status", "evidence", "why not proved"):
+        table.add_column(column, overflow="fold")
+    for mission in analysis.missions:
+        first = True
+        for target in mission.targets:
+            reasons = target.reasons if why else target.reasons[:1]
+            more = f" (+{len(target.reasons) - 1})" if not why and len(target.reasons) > 1 else ""
+            table.add_row(
+                Text(f"{mission.id}\n[{mission.status}]") if first else Text(""),
+                target.target.id,
+                target.target.kind,
+                _status_text(target.status),
+                target.evidence or "-",
+                Text("\n".join(reasons) + more),
+                end_section=target is mission.targets[-1],
+            )
+            first = False
+    out.print(table)
+    summary = analysis.summary()
+    out.print(
+        f"{summary['missions']} missions ({summary['complete']} complete), {summary['targets']} "
+        f"targets: {summary['proved']} proved, {summary['stated']} stated, "
+        f"{summary['missing']} missing, {summary['external']} external"
+    )
+
+
+@app.command()
+def show(
+    mission_id: Annotated[str, typer.Argument(metavar="ID", help="Mission id.")],
+    root: RootOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """One mission: summary, sources, targets with informal and Lean statements."""
+    with _input_errors():
+        analysis = _analysis(root, [mission_id])
+    gate = run_gate(analysis)
+    data = report_json(analysis, gate)["missions"][0]
+    if as_json:
+        _print_json(data)
+        return
+    mission = analysis.missions[0]
+    info = mission.file.mission
+    header = Text()
+    header.append(f"{info.title}\n", style="bold")
+    header.append(f"{info.id} · {info.category} · {mission.status} · module {info.lean.module}\n")
+    pin = mission.pin
+    pin_text = "not pinned" if not pin.pinned else ("ok" if pin.matches else "CHANGED since pin")
+    header.append(f"statement pin: {pin_text}")
+    if info.lean.pinned_at:
+        header.append(f" (pinned at {info.lean.pinned_at[:12]})")
+    out.print(Panel(header, expand=True))
+    out.print(Text(info.summary.strip()), "")
+    out.print(Text("Sources", style="bold"))
+    for source in info.sources:
+        ref = " ".join(
+            f"{k}:{v}" for k, v in (("arXiv", source.arxiv), ("doi", source.doi), ("url", source.url)) if v
+        )
+        out.print(Text(f"  [{source.key}] {source.citation} {ref}".rstrip()))
+        for locator in source.locators:
+            out.print(Text(f"      · {locator}"))
+    if info.conventions:
+        out.print(Text("Conventions", style="bold"))
+        for convention in info.conventions:
+            out.print(Text(f"  · {convention}"))
+    if info.facts:
+        out.print(Text("Facts", style="bold"))
+        for fact in info.facts:
+            out.print(Text(f"  [{fact.id}] {fact.text.strip()}"))
+    out.print("")
+    for status_entry, target_data in zip(mission.targets, data["targets"], strict=True):
+        target = status_entry.target
+        body = Text()
+        body.append(target.informal.strip() + "\n")
+        locator = " ".join(x for x in (target.source, target.locator) if x)
+        if locator:
+            body.append(f"\nsource: {locator}\n", style="dim")
+        if target.depends_on:
+            body.append(f"depends on: {', '.join(target.depends_on)}\n", style="dim")
+        body.append(
+            f"provenance: statement {target.provenance.statement}, proof {target.provenance.proof}\n",
+            style="dim",
+        )
+        if target_data.get("lean"):
+            body.append("\n" + target_data["lean"].strip() + "\n", style="cyan")
+        elif target.external is not None:
+            ext = target.external
+            body.append(f"\nexternal: {ext.repository} {ext.commit or ''} {ext.path or ''}\n")
+        for reason in status_entry.reasons:
+            body.append(f"\n• {reason}", style="yellow")
+        title = Text.assemble(
+            (f"{target.id} ", "bold"),
+            f"({target.kind}) ",
+            _status_text(status_entry.status),
+            f" · {status_entry.evidence or '-'} · {target.title}",
+        )
+        out.print(Panel(body, title=title, title_align="left", expand=True))
+
+
+@app.command()
+def validate(root: RootOption = None, as_json: JsonOption = False) -> None:
+    """Check the mission YAML and its cross-references only."""
+    with _input_errors():
+        catalog: Catalog = load_catalog(_root(root))
+    targets = sum(len(m.targets) for m in catalog.missions)
+    if as_json:
+        _print_json({"ok": True, "missions": len(catalog.missions), "targets": targets})
+    else:
+        out.print(f"{len(catalog.missions)} missions, {targets} targets: YAML valid")
+
+
+@app.command()
+def check(
+    ids: IdsArgument = None,
+    root: RootOption = None,
+    as_json: JsonOption = False,
+    no_cache: NoCacheOption = False,
+) -> None:
+    """The gate: exit 1 if any rule is violated."""
+    try:
+        analysis = _analysis(root, ids, no_cache)
+    except InputError as exc:
+        if as_json:
+            _print_json(
+                {
+                    "ok": False,
+                    "violations": [
+                        {"rule": p.rule, "mission": None, "target": None, "file": p.path,
+                         "line": p.line, "message": p.message}
+                        for p in exc.problems
+                    ],
+                }
+            )
+            raise typer.Exit(2) from None
+        _fail(exc.problems)
+    gate = run_gate(analysis)
+    if as_json:
+        _print_json(gate_json(gate))
+    else:
+        for violation in gate.violations:
+            out.print(
+                Text(f"{violation.location()}: [{violation.rule}] {violation.message}"),
+                soft_wrap=True,
+            )
+        summary = analysis.summary()
+        verdict = "ok" if gate.ok else f"{len(gate.violations)} violation(s)"
+        out.print(
+            f"gate: {verdict} — {summary['missions']} missions, {summary['proved']} of "
+            f"{summary['targets']} targets proved (source evidence)"
+        )
+    if not gate.ok:
+        raise typer.Exit(1)
+
+
+@app.command()
+def pin(
+    ids: IdsArgument = None,
+    root: RootOption = None,
+    reason: Annotated[
+        str | None, typer.Option("--reason", help="Why the statements changed (needed on re-pin).")
+    ] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Recompute statement pins and record them with the commit and a history entry."""
+    with _input_errors():
+        resolved = _root(root)
+        catalog = load_catalog(resolved)
+        chosen = catalog.select(ids or [])
+        workspace = load_workspace(resolved)
+        commit = gitinfo.head_commit(resolved)
+        today = dt.date.today()
+        changed = []
+        problems: list[Problem] = []
+        for mission_file in chosen:
+            state = pin_state(workspace, mission_file.mission)
+            try:
+                if apply_pin(mission_file, state, commit=commit, reason=reason, today=today):
+                    changed.append((mission_file, state))
+            except InputError as exc:
+                problems.extend(exc.problems)
+        if problems:
+            raise InputError(problems)
+        for mission_file, _ in changed:
+            atomic_write_text(mission_file.path, dump_document(mission_file.doc))
+    if as_json:
+        _print_json(
+            {"pinned": [{"id": m.mission.id, "digest": s.digest, "commit": commit} for m, s in changed]}
+        )
+        return
+    if not changed:
+        out.print("all selected pins are current")
+    for mission_file, state in changed:
+        out.print(f"pinned {mission_file.mission.id}: {state.digest} at {commit or 'no commit'}")
+
+
+@app.command()
+def sync(
+    ids: IdsArgument = None,
+    root: RootOption = None,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Show, do not write.")] = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Write computed statuses into the mission YAML."""
+    with _input_errors():
+        analysis = _analysis(root, ids)
+        changes = {m.id: sync_mission(m, dry_run=dry_run) for m in analysis.missions}
+    if as_json:
+        _print_json({"changed": {k: v for k, v in changes.items() if v}, "dry_run": dry_run})
+        return
+    touched = {k: v for k, v in changes.items() if v}
+    if not touched:
+        out.print("statuses are in sync")
+    for mission_id, targets in touched.items():
+        verb = "would update" if dry_run else "updated"
+        out.print(f"{verb} {mission_id}: {', '.join(targets)}")
+
+
+@app.command()
+def report(
+    ids: IdsArgument = None,
+    root: RootOption = None,
+    fmt: Annotated[str, typer.Option("--format", help="md or json.")] = "md",
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write to a file.")] = None,
+) -> None:
+    """A report for a pull request (md) or a dashboard (json)."""
+    if fmt not in ("md", "json"):
+        _fail([Problem("--format", 1, f"unknown format {fmt!r}; use md or json")])
+    with _input_errors():
+        analysis = _analysis(root, ids)
+    gate = run_gate(analysis)
+    if fmt == "json":
+        text = json.dumps(report_json(analysis, gate), indent=2, ensure_ascii=False) + "\n"
+    else:
+        text = report_markdown(analysis, gate)
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        with _input_errors():
+            if not output.parent.is_dir():
+                raise InputError.single(output, 1, "output directory does not exist")
+            atomic_write_text(output, text)
+
+
+@app.command()
+def new(
+    mission_id: Annotated[str, typer.Argument(metavar="ID", help="Kebab-case mission id.")],
+    root: RootOption = None,
+    module: Annotated[
+        str | None, typer.Option("--module", help="Lean root module (default Formal.<CamelId>).")
+    ] = None,
+    title: Annotated[str | None, typer.Option("--title", help="Mission title.")] = None,
+) -> None:
+    """Scaffold a mission: YAML plus Defs/Statements/Proofs and the root import."""
+    with _input_errors():
+        resolved = _root(root)
+        scaffold = plan(resolved, mission_id, module, title)
+        written = write(resolved, scaffold)
+    for path in written:
+        out.print(f"created {path.relative_to(resolved)}")
+    out.print(f"next: write the statements, then `missions pin {mission_id}` and `missions check`")
+
+
+@app.command()
+def doctor(root: RootOption = None, as_json: JsonOption = False) -> None:
+    """Toolchain and pin checks: what is installed, what is pinned, what is missing."""
+    with _input_errors():
+        resolved = _root(root)
+    report_data = run_doctor(resolved)
+    if as_json:
+        _print_json(
+            {
+                "ok": report_data.ok,
+                "pins": [vars(c) for c in report_data.pins],
+                "manifest": report_data.manifest_present,
+                "tools": [vars(t) for t in report_data.tools],
+                "advice": report_data.advice,
+            }
+        )
+    else:
+        table = Table(title="Pins", title_justify="left")
+        for column in ("file", "ok", "detail"):
+            table.add_column(column)
+        for check_result in report_data.pins:
+            table.add_row(
+                f"{check_result.file}:{check_result.line}",
+                Text("yes", "green") if check_result.ok else Text("NO", "red"),
+                check_result.message,
+            )
+        if not report_data.manifest_present:
+            table.add_row("lake-manifest.json", "-", "absent (Lake writes it on first resolve)")
+        out.print(table)
+        tools = Table(title="Tools", title_justify="left")
+        for column in ("tool", "found", "version"):
+            tools.add_column(column)
+        for tool in report_data.tools:
+            tools.add_row(tool.name, tool.path or Text("not found", "yellow"), tool.version or "-")
+        out.print(tools)
+        for line in report_data.advice:
+            out.print(Text(f"→ {line}"))
+    if not report_data.ok:
+        raise typer.Exit(1)
+
+
+def version_callback(value: bool) -> None:
+    if value:
+        out.print(f"missions {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=version_callback, is_eager=True, help="Show version."),
+    ] = False,
+) -> None:
+    """Track, gate and report Lean 4 formalization missions."""
+
+
+def main() -> None:
+    """Console entry point; turns unexpected failures into one line instead of a traceback."""
+    try:
+        app()
+    except SystemExit:
+        raise
+    except KeyboardInterrupt:
+        err.print("interrupted")
+        sys.exit(130)
+    except Exception as exc:  # a bug, not bad input: keep it to one line unless asked
+        if os.environ.get("MISSIONS_DEBUG"):
+            raise
+        err.print(f"missions: internal error: {type(exc).__name__}: {exc} (MISSIONS_DEBUG=1 for details)")
+        sys.exit(2)
+

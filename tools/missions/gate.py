@@ -1,0 +1,203 @@
+"""The CI gate: every rule that stops a change from weakening the mission library.
+
+Rules and their ids (stable; used in JSON output):
+
+``missing-declaration``  a statement or proof the YAML names is not in the sources
+``statement-shape``      a statement is not a parameterless Prop-valued definition
+``statement-closure``    a statement lies outside its mission's statement closure, or the
+                         closure imports a proof module
+``statement-pin``        the statement closure changed since it was pinned (or never was)
+``forbidden-construct``  sorry or unsafe things in a statement closure; axioms, ``unsafe``,
+                         ``implemented_by``, ``extern``, ``debug.*`` options, native
+                         computation or environment-modifying commands anywhere
+``proof-type``           a proof theorem's type is not exactly its statement constant
+``status-drift``         the YAML status differs from the computed one
+``toolchain-pin``        ``lean-toolchain`` or the Mathlib revision drifted
+
+YAML problems (``schema``, ``duplicate-id``, ``dangling-ref``, ``dependency-cycle``) are
+input errors: they are reported before the gate runs, with exit code 2.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from missions import gitinfo
+from missions.pins import closure_paths
+from missions.status import Analysis, MissionStatus, Violation
+from missions.toolchain import pin_checks
+
+#: Findings that are forbidden anywhere in the workspace.
+EVERYWHERE = frozenset(
+    {"axiom", "unsafe", "implemented_by", "extern", "csimp", "debug", "env", "native",
+     "prelude", "open-private"}
+)
+
+
+@dataclass
+class GateResult:
+    violations: list[Violation] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.violations
+
+
+def _pin_violations(analysis: Analysis, mission: MissionStatus) -> list[Violation]:
+    mission_file, pin = mission.file, mission.pin
+    root = analysis.root
+    yaml_path = str(mission_file.path.relative_to(root))
+    line = mission_file.line("lean")
+    if pin.problems:
+        return [
+            Violation("statement-pin", f"statement closure unavailable: {p}", yaml_path, line, mission.id)
+            for p in pin.problems
+        ]
+    if not pin.pinned:
+        return [
+            Violation(
+                "statement-pin",
+                "statements are not pinned; run `missions pin " + mission.id + "`",
+                yaml_path,
+                line,
+                mission.id,
+            )
+        ]
+    if pin.matches:
+        return []
+    paths = closure_paths(analysis.workspace, pin.modules)
+    since = mission_file.mission.lean.pinned_at
+    changed = gitinfo.changed_since(root, since, paths) if since else None
+    named = changed if changed else paths
+    files = ", ".join(str(p.relative_to(root)) for p in named)
+    commits = gitinfo.commits_touching(root, since, paths) if since else []
+    history = "; ".join(f"{c.short} {c.summary} ({c.author})" for c in commits[:10])
+    message = (
+        f"statement closure changed since the pin {pin.recorded} "
+        f"(now {pin.digest}); {'changed' if changed else 'closure'} files: {files}"
+    )
+    if commits:
+        message += f"; commits since {since[:10] if since else 'the pin'}: {history}"
+    elif since:
+        message += "; changes are not committed yet"
+    return [
+        Violation(
+            "statement-pin", message, yaml_path, mission_file.line("lean", "statement_pin"), mission.id
+        )
+    ]
+
+
+def _closure_violations(analysis: Analysis, mission: MissionStatus) -> list[Violation]:
+    """Nothing unproved or unsafe in a statement closure; no proof module inside it."""
+    workspace, root = analysis.workspace, analysis.root
+    violations: list[Violation] = []
+    proof_names = {t.proof for t in mission.file.mission.targets if t.proof}
+    for name in mission.pin.modules:
+        module = workspace.modules[name]
+        rel = module.rel(root)
+        for line in module.scan.sorry_lines:
+            violations.append(
+                Violation(
+                    "forbidden-construct",
+                    f"sorry in the statement closure of {mission.id}",
+                    rel,
+                    line,
+                    mission.id,
+                )
+            )
+        for decl in module.scan.decls:
+            if decl.kind == "opaque":
+                violations.append(
+                    Violation(
+                        "forbidden-construct",
+                        f"opaque {decl.name} in a statement closure hides its value",
+                        rel,
+                        decl.line,
+                        mission.id,
+                    )
+                )
+            if "partial" in decl.modifiers:
+                violations.append(
+                    Violation(
+                        "forbidden-construct",
+                        f"partial {decl.name} in a statement closure is opaque to the kernel",
+                        rel,
+                        decl.line,
+                        mission.id,
+                    )
+                )
+            if decl.name in proof_names:
+                violations.append(
+                    Violation(
+                        "statement-closure",
+                        f"proof {decl.name} lies inside the statement closure",
+                        rel,
+                        decl.line,
+                        mission.id,
+                    )
+                )
+        if name.endswith(".Proofs") or name.rsplit(".", 1)[-1].startswith("Proof"):
+            violations.append(
+                Violation(
+                    "statement-closure",
+                    f"statement closure of {mission.id} imports proof module {name}",
+                    rel,
+                    1,
+                    mission.id,
+                )
+            )
+    return violations
+
+
+def _workspace_violations(analysis: Analysis) -> list[Violation]:
+    root = analysis.root
+    violations: list[Violation] = []
+    for module in analysis.workspace.modules.values():
+        rel = module.rel(root)
+        for finding in module.scan.findings:
+            if finding.code in EVERYWHERE:
+                violations.append(
+                    Violation("forbidden-construct", finding.message, rel, finding.line)
+                )
+    return violations
+
+
+def _drift(analysis: Analysis, mission: MissionStatus) -> list[Violation]:
+    violations: list[Violation] = []
+    yaml_path = str(mission.file.path.relative_to(analysis.root))
+    for status in mission.targets:
+        target = status.target
+        if target.status != status.status or target.evidence != status.evidence:
+            recorded = f"{target.status}/{target.evidence}"
+            computed = f"{status.status}/{status.evidence}"
+            violations.append(
+                Violation(
+                    "status-drift",
+                    f"YAML says {recorded}, computed {computed}; run `missions sync`",
+                    yaml_path,
+                    mission.file.target_line(target.id, "status"),
+                    mission.id,
+                    target.id,
+                )
+            )
+    return violations
+
+
+def run_gate(analysis: Analysis) -> GateResult:
+    result = GateResult()
+    add = result.violations.extend
+    for check in pin_checks(analysis.root):
+        if not check.ok:
+            add([Violation("toolchain-pin", check.message, check.file, check.line)])
+    add(_workspace_violations(analysis))
+    for mission in analysis.missions:
+        add(_pin_violations(analysis, mission))
+        add(_closure_violations(analysis, mission))
+        for status in mission.targets:
+            add(status.violations)
+        add(_drift(analysis, mission))
+    unique = list(dict.fromkeys(result.violations))
+    result.violations = sorted(
+        unique, key=lambda v: (v.mission or "", v.rule, v.file or "", v.line or 0, v.message)
+    )
+    return result

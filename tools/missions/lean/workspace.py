@@ -1,0 +1,293 @@
+"""The workspace's Lean modules: discovery, cached scanning, imports and name resolution.
+
+Scans are cached by content hash (sha256 of the file bytes plus the scanner version), and a
+stat index (size and modification time) lets a warm run skip reading unchanged files
+entirely. The cache lives outside the repository (``$MISSIONS_CACHE_DIR``, else the user's
+cache directory) so that nobody can commit a forged scan result into a pull request.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from missions.errors import InputError, Problem
+from missions.lean.scan import SCANNER_VERSION, Decl, FileScan, scan_source
+
+#: Import roots that come from Mathlib and its dependencies (trusted, pinned).
+EXTERNAL_ROOTS = frozenset(
+    {
+        "Mathlib",
+        "Init",
+        "Lean",
+        "Std",
+        "Lake",
+        "Batteries",
+        "Aesop",
+        "Qq",
+        "ProofWidgets",
+        "Plausible",
+        "LeanSearchClient",
+        "ImportGraph",
+    }
+)
+_LEAN_LIB = re.compile(r"^\s*lean_lib\s+«?([A-Za-z_][A-Za-z0-9_']*)»?", re.MULTILINE)
+
+
+def library_roots(root: Path) -> list[str]:
+    """The ``lean_lib`` names declared in ``lakefile.lean`` (default ``Formal``)."""
+    try:
+        text = (root / "lakefile.lean").read_text(encoding="utf-8")
+    except OSError:
+        return ["Formal"]
+    names = _LEAN_LIB.findall(text)
+    return names or ["Formal"]
+
+
+def module_path(root: Path, module: str) -> Path:
+    return root.joinpath(*module.split(".")).with_suffix(".lean")
+
+
+def module_name(root: Path, path: Path) -> str:
+    relative = path.relative_to(root).with_suffix("")
+    return ".".join(relative.parts)
+
+
+def default_cache_dir(root: Path) -> Path:
+    base = os.environ.get("MISSIONS_CACHE_DIR")
+    if base:
+        cache = Path(base)
+    else:
+        xdg = os.environ.get("XDG_CACHE_HOME")
+        cache = Path(xdg) if xdg else Path.home() / ".cache"
+        cache = cache / "missions"
+    key = hashlib.sha256(str(root.resolve()).encode()).hexdigest()[:16]
+    return cache / key
+
+
+@dataclass
+class Module:
+    name: str
+    path: Path
+    scan: FileScan
+
+    def rel(self, root: Path) -> str:
+        return str(self.path.relative_to(root))
+
+
+@dataclass
+class ScanCache:
+    """Content-hash cache of file scans with a stat index for unchanged files."""
+
+    directory: Path | None
+    entries: dict[str, dict[str, Any]] = field(default_factory=dict)
+    dirty: bool = False
+    reads: int = 0
+
+    @classmethod
+    def open(cls, directory: Path | None) -> ScanCache:
+        cache = cls(directory)
+        if directory is None:
+            return cache
+        index = directory / f"scan-v{SCANNER_VERSION}.json"
+        try:
+            data = json.loads(index.read_text(encoding="utf-8"))
+            if isinstance(data, dict) and data.get("version") == SCANNER_VERSION:
+                cache.entries = data.get("files", {})
+        except (OSError, ValueError):
+            pass
+        return cache
+
+    def scan(self, path: Path) -> FileScan:
+        key = str(path)
+        stat = path.stat()
+        entry = self.entries.get(key)
+        if entry and entry["size"] == stat.st_size and entry["mtime"] == stat.st_mtime_ns:
+            return FileScan.from_json(entry["scan"])
+        data = path.read_bytes()
+        self.reads += 1
+        sha = hashlib.sha256(data).hexdigest()
+        if entry and entry["sha"] == sha:
+            entry["mtime"] = stat.st_mtime_ns
+            self.dirty = True
+            return FileScan.from_json(entry["scan"])
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            line = data.count(b"\n", 0, exc.start) + 1
+            raise InputError.single(path, line, "Lean file is not valid UTF-8") from None
+        result = scan_source(text)
+        self.entries[key] = {
+            "size": stat.st_size,
+            "mtime": stat.st_mtime_ns,
+            "sha": sha,
+            "scan": result.to_json(),
+        }
+        self.dirty = True
+        return result
+
+    def save(self, live: Iterable[str]) -> None:
+        if self.directory is None or not self.dirty:
+            return
+        keep = set(live)
+        files = {k: v for k, v in self.entries.items() if k in keep}
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            index = self.directory / f"scan-v{SCANNER_VERSION}.json"
+            tmp = index.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_text(
+                json.dumps({"version": SCANNER_VERSION, "files": files}, separators=(",", ":")),
+                encoding="utf-8",
+            )
+            os.replace(tmp, index)
+        except OSError:
+            pass  # a cache that cannot be written only costs time
+
+
+@dataclass
+class Workspace:
+    """Every workspace Lean module, scanned, with a declaration index."""
+
+    root: Path
+    libraries: list[str]
+    modules: dict[str, Module]
+    by_name: dict[str, list[tuple[Module, Decl]]] = field(default_factory=dict)
+    by_last: dict[str, list[str]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for module in self.modules.values():
+            exit_line = module.scan.exit_line
+            for decl in module.scan.decls:
+                if exit_line is not None and decl.line > exit_line:
+                    continue
+                self.by_name.setdefault(decl.name, []).append((module, decl))
+                last = decl.name.rsplit(".", 1)[-1]
+                self.by_last.setdefault(last, []).append(decl.name)
+
+    # ----------------------------------------------------------------- imports
+    def is_workspace_module(self, module: str) -> bool:
+        return module.split(".", 1)[0] in self.libraries
+
+    def import_problems(self, module: Module) -> list[str]:
+        """Imports of ``module`` that cannot be resolved, as reasons."""
+        reasons: list[str] = []
+        for name, line in module.scan.imports:
+            if self.is_workspace_module(name):
+                if name not in self.modules:
+                    reasons.append(f"{module.rel(self.root)}:{line}: import {name} not found")
+            elif name.split(".", 1)[0] not in EXTERNAL_ROOTS:
+                reasons.append(
+                    f"{module.rel(self.root)}:{line}: import {name} is neither a workspace "
+                    "module nor part of Mathlib and its dependencies"
+                )
+        return reasons
+
+    def closure(self, start: str) -> list[str]:
+        """Workspace modules ``start`` imports transitively, ``start`` included (sorted)."""
+        seen: set[str] = set()
+        stack = [start]
+        while stack:
+            name = stack.pop()
+            if name in seen or name not in self.modules:
+                continue
+            seen.add(name)
+            for imported, _ in self.modules[name].scan.imports:
+                if self.is_workspace_module(imported):
+                    stack.append(imported)
+        return sorted(seen)
+
+    def unresolved_in_closure(self, start: str) -> list[str]:
+        reasons: list[str] = []
+        if start not in self.modules:
+            return [f"module {start} not found"]
+        for name in self.closure(start):
+            reasons.extend(self.import_problems(self.modules[name]))
+        return reasons
+
+    # -------------------------------------------------------------- resolution
+    def lookup(self, name: str) -> list[tuple[Module, Decl]]:
+        return self.by_name.get(name, [])
+
+    def resolve(self, ident: str, namespace: str, opens: list[str]) -> list[str]:
+        """Workspace declarations ``ident`` may denote at a place (an over-approximation).
+
+        Follows Lean's rules (enclosing namespaces innermost first, then opened namespaces,
+        then the root) but keeps every candidate rather than Lean's first choice, and maps
+        generated names (``Foo.mk``, ``foo.eq_1``) to the declaration that made them.
+        """
+        if ident.startswith("_root_."):
+            candidates = [ident[len("_root_.") :]]
+        else:
+            parts = namespace.split(".") if namespace else []
+            candidates = [".".join([*parts[:k], ident]) for k in range(len(parts), -1, -1)]
+            candidates += [f"{o}.{ident}" for o in opens]
+        found: list[str] = []
+        for candidate in candidates:
+            if candidate in self.by_name:
+                found.append(candidate)
+                continue
+            # generated names: strip trailing components until a declaration matches
+            head = candidate
+            while "." in head:
+                head = head.rsplit(".", 1)[0]
+                if head in self.by_name:
+                    found.append(head)
+                    break
+        if not found and "." in ident:
+            # `h.lemma` with a local `h`: generalized field notation
+            found.extend(self.by_last.get(ident.rsplit(".", 1)[-1], []))
+        return found
+
+    def resolve_dot(self, suffix: str) -> list[str]:
+        """Candidates for ``.suffix`` (field notation on an expression of unknown type)."""
+        return list(self.by_last.get(suffix.rsplit(".", 1)[-1], []))
+
+    def modules_in(self, names: Iterable[str]) -> Iterator[Module]:
+        for name in names:
+            if name in self.modules:
+                yield self.modules[name]
+
+
+def lean_files(root: Path, libraries: list[str]) -> Iterator[Path]:
+    for library in libraries:
+        top = root / f"{library}.lean"
+        if top.is_file():
+            yield top
+        directory = root / library
+        if directory.is_dir():
+            for dirpath, dirnames, filenames in os.walk(directory):
+                dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+                for filename in sorted(filenames):
+                    if filename.endswith(".lean"):
+                        yield Path(dirpath) / filename
+
+
+def load_workspace(root: Path, *, use_cache: bool = True) -> Workspace:
+    """Scan every module of the workspace's libraries (cached), or raise on broken files."""
+    libraries = library_roots(root)
+    cache = ScanCache.open(default_cache_dir(root) if use_cache else None)
+    modules: dict[str, Module] = {}
+    problems: list[Problem] = []
+    for path in lean_files(root, libraries):
+        try:
+            scan = cache.scan(path)
+        except InputError as exc:
+            problems.extend(exc.problems)
+            continue
+        name = module_name(root, path)
+        if scan.error is not None:
+            line, message = scan.error
+            problems.append(
+                Problem(str(path.relative_to(root)), line, f"Lean syntax: {message}", "lean-syntax")
+            )
+        modules[name] = Module(name=name, path=path, scan=scan)
+    cache.save(str(m.path) for m in modules.values())
+    if problems:
+        raise InputError(problems)
+    return Workspace(root=root, libraries=libraries, modules=modules)

@@ -1,0 +1,124 @@
+"""Statement pins: a hash of everything a mission's statements mean.
+
+A mission's *statement closure* is its Statements module and every workspace module that it
+imports, transitively. Proofs can never change what the closure means, so its hash, taken
+over the normalized token stream of each module (comments and layout removed), pins the
+statements. ``missions pin`` records the hash with the commit and a history entry;
+``missions check`` recomputes it and names the files and commits that moved it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+from missions.catalog import Mission, MissionFile
+from missions.errors import InputError
+from missions.lean.workspace import Workspace, module_path
+
+
+@dataclass
+class PinState:
+    """The statement closure of one mission as it is now, against its recorded pin."""
+
+    modules: list[str]
+    digest: str | None
+    recorded: str | None
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def pinned(self) -> bool:
+        return self.recorded is not None
+
+    @property
+    def matches(self) -> bool:
+        return self.digest is not None and self.digest == self.recorded
+
+
+def statement_closure(workspace: Workspace, mission: Mission) -> list[str]:
+    return workspace.closure(mission.lean.statements_module)
+
+
+def closure_digest(workspace: Workspace, modules: list[str]) -> str:
+    h = hashlib.sha256()
+    for name in sorted(modules):
+        h.update(name.encode())
+        h.update(b"\x00")
+        h.update(workspace.modules[name].scan.digest.encode())
+        h.update(b"\n")
+    return f"sha256:{h.hexdigest()}"
+
+
+def pin_state(workspace: Workspace, mission: Mission) -> PinState:
+    start = mission.lean.statements_module
+    recorded = mission.lean.statement_pin
+    if start not in workspace.modules:
+        return PinState([], None, recorded, [f"statements module {start} not found"])
+    modules = statement_closure(workspace, mission)
+    problems = workspace.unresolved_in_closure(start)
+    digest = None if problems else closure_digest(workspace, modules)
+    return PinState(modules, digest, recorded, problems)
+
+
+def closure_paths(workspace: Workspace, modules: list[str]) -> list[Path]:
+    return [module_path(workspace.root, m) for m in modules]
+
+
+def apply_pin(
+    mission_file: MissionFile,
+    state: PinState,
+    *,
+    commit: str | None,
+    reason: str | None,
+    today: dt.date,
+) -> bool:
+    """Write the current digest into the mission document; return whether anything changed.
+
+    A first pin is recorded as revision 1 with reason ``initial``; a re-pin that changes the
+    digest needs a reason, so weakening a statement always leaves a trace in the history.
+    """
+    if state.digest is None:
+        raise InputError.single(
+            mission_file.path,
+            mission_file.line("lean"),
+            "cannot pin: " + "; ".join(state.problems or ["statement closure unavailable"]),
+        )
+    if state.matches:
+        return False
+    if state.recorded is not None and not reason:
+        raise InputError.single(
+            mission_file.path,
+            mission_file.line("lean", "statement_pin"),
+            f"statement closure of {mission_file.mission.id!r} changed since it was pinned; "
+            "re-pin with --reason explaining the change",
+        )
+    doc = mission_file.doc
+    lean = doc["lean"]
+    _set_after(lean, "statement_pin", state.digest, after="statements" if "statements" in lean else "module")
+    _set_after(lean, "pinned_at", commit, after="statement_pin")
+    history = doc.get("statement_history")
+    if history is None:
+        history = CommentedSeq()
+        _set_after(doc, "statement_history", history, after="lean")
+    last = max((int(entry["revision"]) for entry in history), default=0)
+    entry = CommentedMap()
+    entry["revision"] = last + 1
+    entry["date"] = today
+    entry["reason"] = reason or "initial"
+    entry["digest"] = state.digest
+    entry["commit"] = commit
+    history.append(entry)
+    return True
+
+
+def _set_after(mapping: CommentedMap, key: str, value: object, *, after: str) -> None:
+    if key in mapping:
+        mapping[key] = value
+        return
+    keys = list(mapping.keys())
+    position = keys.index(after) + 1 if after in keys else len(keys)
+    mapping.insert(position, key, value)

@@ -1,0 +1,322 @@
+"""Target statuses from the source scan, sound in the safe direction.
+
+A proof is ``proved`` (evidence ``source``) only when the scanner can see everything it may
+depend on and none of it is unproved: its own body, every workspace declaration it mentions
+(transitively, across files and namespaces), every declaration automation could use without
+naming it (instances, ``simp`` and other attributed lemmas, notations), and the statement
+closure itself. Anything the scanner cannot follow — custom syntax or elaborators, code run
+at elaboration time, ``variable``s in scope, unresolvable imports, an unpinned or changed
+statement — makes the answer ``stated``, with the reason. Compile errors are beyond a source
+scan: ``source`` evidence means "nothing unproved is visible", and only kernel evidence
+means "Lean checked it".
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from missions.catalog import Catalog, Evidence, MissionFile, Status, Target
+from missions.lean.scan import Decl
+from missions.lean.workspace import Module, Workspace
+from missions.pins import PinState, pin_state
+
+STANDARD_AXIOMS = ("propext", "Classical.choice", "Quot.sound")
+
+
+@dataclass(frozen=True)
+class Violation:
+    """One gate finding; ``rule`` is a stable id used in JSON and JUnit output."""
+
+    rule: str
+    message: str
+    file: str | None = None
+    line: int | None = None
+    mission: str | None = None
+    target: str | None = None
+
+    def location(self) -> str:
+        if self.file is None:
+            return "-"
+        return f"{self.file}:{self.line or 1}"
+
+
+@dataclass
+class TargetStatus:
+    mission: str
+    target: Target
+    status: Status
+    evidence: Evidence | None
+    reasons: list[str] = field(default_factory=list)
+    violations: list[Violation] = field(default_factory=list)
+    statement_decl: tuple[Module, Decl] | None = None
+    proof_decl: tuple[Module, Decl] | None = None
+
+
+@dataclass
+class MissionStatus:
+    file: MissionFile
+    pin: PinState
+    targets: list[TargetStatus]
+
+    @property
+    def id(self) -> str:
+        return self.file.mission.id
+
+    @property
+    def status(self) -> str:
+        counted = [t for t in self.targets if t.status != "external"]
+        if counted and all(t.status == "proved" for t in counted):
+            return "complete"
+        if any(t.status == "missing" for t in counted):
+            return "incomplete"
+        return "open"
+
+
+@dataclass
+class Analysis:
+    root: Path
+    workspace: Workspace
+    missions: list[MissionStatus]
+
+    def summary(self) -> dict[str, int]:
+        counts = {"missions": len(self.missions), "targets": 0, "proved": 0, "stated": 0}
+        counts["missing"] = counts["external"] = counts["complete"] = 0
+        for mission in self.missions:
+            counts["complete"] += mission.status == "complete"
+            for target in mission.targets:
+                counts["targets"] += 1
+                counts[target.status] += 1
+        return counts
+
+
+class _Reach:
+    """Reachability from one proof over the declarations of its import closure."""
+
+    def __init__(self, workspace: Workspace, module: Module) -> None:
+        self.workspace = workspace
+        self.modules = set(workspace.closure(module.name))
+
+    def visible(self, names: list[str]) -> list[tuple[Module, Decl]]:
+        found: list[tuple[Module, Decl]] = []
+        for name in names:
+            for module, decl in self.workspace.lookup(name):
+                if module.name in self.modules:
+                    found.append((module, decl))
+        return found
+
+    def edges(self, decl: Decl) -> list[tuple[Module, Decl]]:
+        names: list[str] = []
+        for mention in decl.mentions:
+            names.extend(self.workspace.resolve(mention, decl.namespace, decl.opens))
+        for suffix in decl.dot_mentions:
+            names.extend(self.workspace.resolve_dot(suffix))
+        return self.visible(names)
+
+    def implicit_roots(self) -> list[tuple[Module, Decl]]:
+        roots: list[tuple[Module, Decl]] = []
+        for module in self.workspace.modules_in(sorted(self.modules)):
+            exit_line = module.scan.exit_line
+            for decl in module.scan.decls:
+                if decl.implicit and (exit_line is None or decl.line <= exit_line):
+                    roots.append((module, decl))
+        return roots
+
+    def problems(self, start: tuple[Module, Decl]) -> list[str]:
+        """Reasons why something reachable from ``start`` is not certainly proved."""
+        root = self.workspace.root
+        reasons: list[str] = []
+        seen: set[tuple[str, int]] = set()
+        queue: deque[tuple[Module, Decl, str]] = deque()
+
+        def push(module: Module, decl: Decl, via: str) -> None:
+            key = (module.name, decl.start)
+            if key not in seen:
+                seen.add(key)
+                queue.append((module, decl, via))
+
+        push(*start, "")
+        for module, decl in self.implicit_roots():
+            push(module, decl, _implicit_role(decl))
+        while queue:
+            module, decl, via = queue.popleft()
+            where = f"{module.rel(root)}:{{}}"
+            label = decl.name if not decl.name.startswith("<") else f"{decl.kind} command"
+            suffix = f" ({via})" if via else ""
+            for line in decl.sorries:
+                reasons.append(f"sorry in {label} at {where.format(line)}{suffix}")
+            for line in decl.natives:
+                reasons.append(
+                    f"native computation in {label} at {where.format(line)}{suffix} "
+                    "adds a non-standard axiom"
+                )
+            if decl.kind == "axiom":
+                reasons.append(f"uses axiom {decl.name} ({where.format(decl.line)})")
+            for module_next, decl_next in self.edges(decl):
+                push(module_next, decl_next, via or f"used by {start[1].name}")
+        return reasons
+
+
+def _implicit_role(decl: Decl) -> str:
+    if decl.kind == "instance":
+        return "instance, usable implicitly"
+    if decl.kind == "attribute":
+        return "attribute command, usable implicitly"
+    if decl.kind in ("notation", "notation3", "infix", "infixl", "infixr", "prefix", "postfix"):
+        return "notation in scope"
+    if decl.attrs:
+        return f"@[{', '.join(decl.attrs)}] declaration, usable implicitly"
+    return "usable implicitly"
+
+
+def _closure_risks(workspace: Workspace, module: Module) -> list[str]:
+    """Reasons from the proof's module closure as a whole (not tied to reachability)."""
+    root = workspace.root
+    reasons = list(workspace.unresolved_in_closure(module.name))
+    for name in workspace.closure(module.name):
+        current = workspace.modules[name]
+        rel = current.rel(root)
+        for extension in current.scan.extensions:
+            if extension.code:
+                reasons.append(
+                    f"custom syntax or elaborator (`{extension.command}`) at {rel}:{extension.line} "
+                    "cannot be followed by a source scan"
+                )
+        for finding in current.scan.findings:
+            reasons.append(f"{finding.message} ({rel}:{finding.line})")
+    return reasons
+
+
+def _single(
+    workspace: Workspace, name: str
+) -> tuple[tuple[Module, Decl] | None, list[tuple[Module, Decl]]]:
+    entries = workspace.lookup(name)
+    return (entries[0] if len(entries) == 1 else None), entries
+
+
+def target_status(
+    workspace: Workspace, mission_file: MissionFile, pin: PinState, target: Target
+) -> TargetStatus:
+    mission = mission_file.mission
+    yaml_path = str(mission_file.path.relative_to(workspace.root))
+    result = TargetStatus(mission=mission.id, target=target, status="stated", evidence="source")
+
+    def violation(rule: str, message: str, key: str | None = None, where: tuple[str, int] | None = None) -> None:
+        file, line = where if where else (yaml_path, mission_file.target_line(target.id, key))
+        result.violations.append(Violation(rule, message, file, line, mission.id, target.id))
+
+    if target.kind == "external":
+        result.status, result.evidence = "external", None
+        result.reasons.append("lives in another repository; never counted as proved here")
+        return result
+    assert target.statement is not None
+    statement, statements = _single(workspace, target.statement)
+    if not statements:
+        result.status = "missing"
+        result.reasons.append(f"statement {target.statement} not found in the sources")
+        violation("missing-declaration", f"statement {target.statement} not found", "statement")
+        return result
+    if statement is None:
+        result.reasons.append(f"statement {target.statement} is declared more than once")
+        violation("missing-declaration", f"statement {target.statement} is declared more than once", "statement")
+        return result
+    result.statement_decl = statement
+    smodule, sdecl = statement
+    swhere = (smodule.rel(workspace.root), sdecl.line)
+    if smodule.name not in pin.modules:
+        result.reasons.append(f"statement {sdecl.name} is outside the statement closure")
+        violation(
+            "statement-closure",
+            f"statement {sdecl.name} is declared in {smodule.name}, outside the statement "
+            f"closure of {mission.lean.statements_module}",
+            where=swhere,
+        )
+    if sdecl.kind not in ("def", "abbrev") or sdecl.type_name != "Prop" or sdecl.has_binders:
+        result.reasons.append(f"statement {sdecl.name} is not a Prop-valued definition")
+        violation(
+            "statement-shape",
+            f"statement {sdecl.name} must be `def {sdecl.name.rsplit('.', 1)[-1]} : Prop := ...` "
+            "with no parameters",
+            where=swhere,
+        )
+    if sdecl.variables:
+        result.reasons.append(f"a `variable` is in scope of statement {sdecl.name}")
+    if target.proof is None:
+        result.reasons.append("no proof named")
+        return result
+    proof, proofs = _single(workspace, target.proof)
+    if not proofs:
+        result.reasons.append(f"proof {target.proof} not found in the sources")
+        violation("missing-declaration", f"proof {target.proof} not found", "proof")
+        return result
+    if proof is None:
+        result.reasons.append(f"proof {target.proof} is declared more than once")
+        violation("missing-declaration", f"proof {target.proof} is declared more than once", "proof")
+        return result
+    result.proof_decl = proof
+    pmodule, pdecl = proof
+    pwhere = (pmodule.rel(workspace.root), pdecl.line)
+    reasons = result.reasons
+    if not pdecl.is_theorem:
+        reasons.append(f"proof {pdecl.name} is declared as `{pdecl.kind}`, not `theorem`")
+        violation("proof-type", f"{pdecl.name} must be a theorem, found `{pdecl.kind}`", where=pwhere)
+    reach = _Reach(workspace, pmodule)
+    if pdecl.has_binders or pdecl.type_name is None:
+        reasons.append(f"the type of {pdecl.name} is not exactly {sdecl.name}")
+        violation(
+            "proof-type",
+            f"{pdecl.name} must have type exactly {sdecl.name} (no binders, nothing else)",
+            where=pwhere,
+        )
+    else:
+        candidates = {
+            decl.name
+            for _, decl in reach.visible(
+                workspace.resolve(pdecl.type_name, pdecl.namespace, pdecl.opens)
+            )
+        }
+        if sdecl.name not in candidates:
+            reasons.append(f"the type of {pdecl.name} is `{pdecl.type_name}`, not {sdecl.name}")
+            violation(
+                "proof-type",
+                f"{pdecl.name} has type `{pdecl.type_name}`, which does not denote {sdecl.name}",
+                where=pwhere,
+            )
+        elif len(candidates) > 1:
+            others = ", ".join(sorted(candidates - {sdecl.name}))
+            reasons.append(
+                f"`{pdecl.type_name}` in the type of {pdecl.name} is ambiguous (also {others})"
+            )
+        for module in workspace.modules_in(sorted(reach.modules)):
+            for extension in module.scan.extensions:
+                short = sdecl.name.rsplit(".", 1)[-1]
+                if any(short in atom or pdecl.type_name in atom for atom in extension.atoms):
+                    reasons.append(
+                        f"`{extension.command}` at {module.rel(workspace.root)}:{extension.line} "
+                        f"may change what `{pdecl.type_name}` means"
+                    )
+    if pdecl.variables:
+        reasons.append(f"a `variable` is in scope of {pdecl.name} and may change its type")
+    if not pin.pinned:
+        reasons.append("statements are not pinned (run `missions pin`)")
+    elif not pin.matches:
+        reasons.append("statement closure changed since it was pinned")
+    reasons.extend(_closure_risks(workspace, pmodule))
+    reasons.extend(reach.problems(proof))
+    result.reasons = list(dict.fromkeys(reasons))
+    if not result.reasons:
+        result.status = "proved"
+    return result
+
+
+def analyze(catalog: Catalog, workspace: Workspace, ids: list[str] | None = None) -> Analysis:
+    missions: list[MissionStatus] = []
+    for mission_file in catalog.select(ids or []):
+        pin = pin_state(workspace, mission_file.mission)
+        statuses = [
+            target_status(workspace, mission_file, pin, target)
+            for target in mission_file.mission.targets
+        ]
+        missions.append(MissionStatus(mission_file, pin, statuses))
+    return Analysis(root=catalog.root, workspace=workspace, missions=missions)

@@ -1,0 +1,205 @@
+"""Safe, line-aware YAML reading and atomic round-trip rewriting.
+
+Mission files are edited by people and rewritten by ``pin`` and ``sync``; both must keep
+comments and key order, so everything goes through ruamel's round-trip mode. The loader
+refuses anything that could make a malicious file dangerous to read: explicit tags (no
+object construction of any kind), recursive aliases, and alias expansions beyond a fixed
+node budget (a "billion laughs" file is rejected in linear time, before anything walks it).
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+from missions.errors import InputError, Problem
+
+#: Expanded node budget for one file. Real mission files have a few hundred nodes.
+MAX_EXPANDED_NODES = 50_000
+#: Files larger than this are refused before parsing.
+MAX_FILE_BYTES = 2_000_000
+
+
+def _round_trip() -> YAML:
+    yaml = YAML(typ="rt")
+    yaml.preserve_quotes = True
+    yaml.width = 4096
+    yaml.indent(mapping=2, sequence=4, offset=2)
+    return yaml
+
+
+def _explicit_tag(node: Any) -> str | None:
+    tag = getattr(node, "tag", None)
+    if tag is None:
+        return None
+    value = getattr(tag, "value", tag)
+    return str(value) if value else None
+
+
+def node_line(container: Any, key: Any | None = None) -> int:
+    """1-based line of ``container[key]`` (or of the container itself) in its source file."""
+    lc = getattr(container, "lc", None)
+    if lc is None:
+        return 1
+    try:
+        if key is None:
+            return int(lc.line) + 1
+        if isinstance(container, CommentedMap):
+            return int(lc.key(key)[0]) + 1
+        if isinstance(container, CommentedSeq):
+            return int(lc.item(key)[0]) + 1
+    except (KeyError, IndexError, TypeError, AttributeError):
+        pass
+    return int(getattr(lc, "line", 0) or 0) + 1
+
+
+def line_of(doc: Any, loc: tuple[int | str, ...]) -> int:
+    """Best line for a location path such as ``("targets", 2, "kind")``.
+
+    Walks as deep as the document allows and reports the deepest line it reached, so a
+    missing field points at the mapping that lacks it.
+    """
+    line = node_line(doc)
+    node = doc
+    for part in loc:
+        if isinstance(node, CommentedMap) and part in node:
+            line = node_line(node, part)
+            node = node[part]
+        elif isinstance(node, CommentedSeq) and isinstance(part, int) and 0 <= part < len(node):
+            line = node_line(node, part)
+            node = node[part]
+        else:
+            break
+    return line
+
+
+def _check_structure(path: Path, doc: Any) -> list[Problem]:
+    """Reject explicit tags, recursion and alias expansion beyond the node budget."""
+    problems: list[Problem] = []
+    sizes: dict[int, int] = {}
+    on_stack: set[int] = set()
+
+    def walk(node: Any, parent: Any, key: Any) -> int:
+        ident = id(node)
+        if ident in sizes:
+            return sizes[ident]
+        if ident in on_stack:
+            raise _Recursive(node_line(parent, key))
+        tag = _explicit_tag(node)
+        if tag is not None:
+            problems.append(
+                Problem(str(path), node_line(parent, key), f"explicit YAML tag {tag!r} is not allowed")
+            )
+        size = 1
+        if isinstance(node, dict | list):
+            on_stack.add(ident)
+            children: Iterator[tuple[Any, Any]] = (
+                iter(node.items()) if isinstance(node, dict) else enumerate(node)
+            )
+            for child_key, child in children:
+                size += walk(child, node, child_key)
+                if size > MAX_EXPANDED_NODES:
+                    raise _TooLarge(node_line(node, child_key))
+            on_stack.discard(ident)
+        sizes[ident] = size
+        return size
+
+    try:
+        walk(doc, None, None)
+    except _Recursive as exc:
+        problems.append(Problem(str(path), exc.line, "recursive YAML alias"))
+    except _TooLarge as exc:
+        problems.append(
+            Problem(
+                str(path),
+                exc.line,
+                f"document expands to more than {MAX_EXPANDED_NODES} nodes (alias bomb?)",
+            )
+        )
+    return problems
+
+
+class _Recursive(Exception):
+    def __init__(self, line: int) -> None:
+        self.line = line
+
+
+class _TooLarge(Exception):
+    def __init__(self, line: int) -> None:
+        self.line = line
+
+
+def read_text(path: Path) -> str:
+    """Read a UTF-8 file or raise :class:`InputError` naming the line of the first bad byte."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise InputError.single(path, 1, "file not found") from None
+    except OSError as exc:
+        raise InputError.single(path, 1, f"cannot read file: {exc.strerror}") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise InputError.single(path, 1, f"file is larger than {MAX_FILE_BYTES} bytes")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise InputError.single(
+            path, line, f"not valid UTF-8 (byte 0x{data[exc.start]:02x})"
+        ) from None
+
+
+def load_document(path: Path, text: str | None = None) -> CommentedMap:
+    """Parse one YAML mapping in round-trip mode, or raise :class:`InputError`."""
+    if text is None:
+        text = read_text(path)
+    if not text.strip():
+        raise InputError.single(path, 1, "empty file")
+    try:
+        doc = _round_trip().load(text)
+    except MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark is not None else 1
+        what = exc.problem or exc.context or "invalid YAML"
+        raise InputError.single(path, line, f"YAML syntax error: {what}") from None
+    except YAMLError as exc:
+        raise InputError.single(path, 1, f"YAML error: {exc}") from None
+    except RecursionError:
+        raise InputError.single(path, 1, "YAML nesting too deep") from None
+    if doc is None:
+        raise InputError.single(path, 1, "empty file")
+    problems = _check_structure(path, doc)
+    if problems:
+        raise InputError(problems)
+    if not isinstance(doc, CommentedMap):
+        raise InputError.single(path, 1, "top level must be a mapping")
+    return doc
+
+
+def dump_document(doc: CommentedMap) -> str:
+    stream = io.StringIO()
+    _round_trip().dump(doc, stream)
+    return stream.getvalue()
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Replace ``path`` with ``text`` so a crash leaves either the old or the new file."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        if path.exists():
+            os.chmod(tmp, path.stat().st_mode & 0o777)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
