@@ -269,7 +269,9 @@ def _describe(error: Any) -> str:
 
 
 def _dependency_cycles(mission: Mission) -> list[list[str]]:
-    graph = {t.id: list(t.depends_on) for t in mission.targets}
+    graph: dict[str, list[str]] = {}
+    for target in mission.targets:
+        graph.setdefault(target.id, []).extend(target.depends_on)
     color: dict[str, int] = {}
     stack: list[str] = []
     cycles: list[list[str]] = []

@@ -1,0 +1,138 @@
+"""The mission YAML loader: every problem reported as path:line: message, safely."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import MISSION_YAML
+from missions.catalog import load_catalog
+from missions.errors import InputError
+
+GOOD = MISSION_YAML.format(id="demo", module="Formal.Demo")
+
+
+def load_problems(root: Path, text: str | bytes, name: str = "demo.yaml") -> list[str]:
+    (root / "missions").mkdir(exist_ok=True)
+    path = root / "missions" / name
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text, encoding="utf-8")
+    with pytest.raises(InputError) as info:
+        load_catalog(root)
+    return [f"{Path(p.path).name}:{p.line}: {p.message}" for p in info.value.problems]
+
+
+def test_good_file_loads(tmp_path: Path) -> None:
+    (tmp_path / "missions").mkdir()
+    (tmp_path / "missions" / "demo.yaml").write_text(GOOD, encoding="utf-8")
+    catalog = load_catalog(tmp_path)
+    assert [m.id for m in catalog.missions] == ["demo"]
+    assert catalog.missions[0].goal is not None
+
+
+MALFORMED = [
+    ("syntax error", GOOD.replace("category: example", "category: [example"), "demo.yaml:4: YAML syntax error"),
+    ("empty file", "", "demo.yaml:1: empty file"),
+    ("only comments", "# nothing\n", "demo.yaml:1: empty file"),
+    ("top-level list", "- a\n- b\n", "demo.yaml:1: top level must be a mapping"),
+    ("non-UTF-8", GOOD.encode().replace(b"A test mission.", b"A test \xff mission."), "demo.yaml:5: not valid UTF-8"),
+    ("misspelt field", GOOD.replace("  - id: goal\n", "  - id: goal\n    informl: x\n"), "demo.yaml:14: unknown field 'targets.0.informl' (did you mean 'informal'?)"),
+    ("unknown top-level field", GOOD + "colour: red\n", "demo.yaml:25: unknown field 'colour'"),
+    ("wrong type", GOOD.replace("depends_on: []", "depends_on: 3"), "demo.yaml:21: targets.0.depends_on: Input should be a valid list"),
+    ("bad enum", GOOD.replace("kind: goal", "kind: lemma"), "demo.yaml:14: targets.0.kind: Input should be 'goal', 'milestone' or 'external'"),
+    ("missing field", GOOD.replace("    title: \"The goal\"\n", ""), "demo.yaml:13: missing required field 'targets.0.title'"),
+    ("duplicate key", GOOD.replace("category: example", "category: example\ncategory: puzzle"), "demo.yaml:4: YAML syntax error"),
+    ("file name differs from id", GOOD.replace("id: demo", "id: other"), "demo.yaml:1: mission id 'other' does not match file name 'demo.yaml'"),
+    ("id not kebab-case", GOOD.replace("id: demo", "id: Demo_1"), "demo.yaml:1: mission id 'Demo_1' is not kebab-case"),
+    ("dangling depends_on", GOOD.replace("depends_on: []", "depends_on: [goall]"), "demo.yaml:21: target 'goal' depends on unknown target 'goall' (did you mean 'goal'?)"),
+    ("dangling source", GOOD.replace("    source: src\n", "    source: nope\n"), "demo.yaml:18: unknown source 'nope'"),
+    ("bad Lean name", GOOD.replace("statement: Formal.Demo.Goal", "statement: Formal.Demo.Goal x"), "is not a Lean declaration name"),
+    ("bad pin", GOOD.replace("  module: Formal.Demo\n", "  module: Formal.Demo\n  statement_pin: abc\n"), "demo.yaml:12: lean.statement_pin: statement_pin must look like"),
+    ("explicit python tag", GOOD.replace('title: "Test mission demo"', 'title: !!python/object/apply:os.system ["echo pwned"]'), "demo.yaml:2: explicit YAML tag"),
+    ("custom tag", GOOD.replace("category: example", "category: !cat example"), "demo.yaml:3: explicit YAML tag '!cat'"),
+]
+
+
+@pytest.mark.parametrize(("label", "text", "expected"), MALFORMED, ids=[m[0] for m in MALFORMED])
+def test_malformed_yaml_is_reported_with_its_line(
+    tmp_path: Path, label: str, text: str | bytes, expected: str
+) -> None:
+    problems = load_problems(tmp_path, text)
+    assert any(expected in p for p in problems), problems
+
+
+def test_duplicate_target_ids_and_cycles(tmp_path: Path) -> None:
+    extra = """\
+  - id: m1
+    kind: milestone
+    title: "M1"
+    informal: x
+    statement: Formal.Demo.M1
+    depends_on: [m2]
+    provenance: {statement: ai-generated}
+  - id: m2
+    kind: milestone
+    title: "M2"
+    informal: x
+    statement: Formal.Demo.M2
+    depends_on: [m1]
+    provenance: {statement: ai-generated}
+  - id: m2
+    kind: milestone
+    title: "M2 again"
+    informal: x
+    statement: Formal.Demo.M3
+    provenance: {statement: ai-generated}
+"""
+    problems = load_problems(tmp_path, GOOD + extra)
+    assert any("duplicate target id 'm2'" in p and ":39:" in p for p in problems), problems
+    assert any("dependency cycle: m1 -> m2 -> m1" in p for p in problems), problems
+
+
+def test_exactly_one_goal(tmp_path: Path) -> None:
+    problems = load_problems(tmp_path, GOOD.replace("kind: goal", "kind: milestone"))
+    assert any("exactly one goal target, found 0" in p for p in problems)
+
+
+def test_every_file_is_reported_not_just_the_first(tmp_path: Path) -> None:
+    (tmp_path / "missions").mkdir()
+    (tmp_path / "missions" / "a.yaml").write_text("a: [\n", encoding="utf-8")
+    (tmp_path / "missions" / "b.yaml").write_text("", encoding="utf-8")
+    with pytest.raises(InputError) as info:
+        load_catalog(tmp_path)
+    assert sorted(Path(p.path).name for p in info.value.problems) == ["a.yaml", "b.yaml"]
+
+
+def test_duplicate_mission_ids_across_files(tmp_path: Path) -> None:
+    (tmp_path / "missions").mkdir()
+    (tmp_path / "missions" / "demo.yaml").write_text(GOOD, encoding="utf-8")
+    (tmp_path / "missions" / "demo.yml").write_text(GOOD, encoding="utf-8")
+    with pytest.raises(InputError) as info:
+        load_catalog(tmp_path)
+    assert any("duplicate mission id 'demo'" in p.message for p in info.value.problems)
+
+
+def test_alias_bomb_is_rejected_quickly(tmp_path: Path) -> None:
+    lines = ['a0: &a0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    for i in range(1, 12):
+        refs = ", ".join([f"*a{i - 1}"] * 9)
+        lines.append(f"a{i}: &a{i} [{refs}]")
+    started = time.perf_counter()
+    problems = load_problems(tmp_path, "\n".join(lines) + "\n")
+    assert time.perf_counter() - started < 5
+    assert any("alias bomb" in p for p in problems), problems
+
+
+def test_self_referencing_alias_terminates(tmp_path: Path) -> None:
+    problems = load_problems(tmp_path, "a: &x\n  b: *x\nc: &y [*y]\n")
+    assert any("missing required field 'id'" in p for p in problems), problems
+
+
+def test_missing_missions_directory(tmp_path: Path) -> None:
+    with pytest.raises(InputError) as info:
+        load_catalog(tmp_path)
+    assert "no missions/ directory" in str(info.value)

@@ -1,0 +1,220 @@
+"""The command line, through typer's runner and through the installed console script."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from conftest import copy_repo_workspace
+from missions.cli import app
+
+runner = CliRunner()
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = runner.invoke(app, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    return copy_repo_workspace(tmp_path)
+
+
+def test_status_json_has_the_contract_keys(repo: Path) -> None:
+    code, stdout, _ = run("status", "--json", "--root", str(repo))
+    assert code == 0
+    data = json.loads(stdout)
+    assert set(data) >= {"root", "evidence", "missions", "summary"}
+    assert set(data["summary"]) >= {"missions", "targets", "proved", "stated", "missing"}
+    mission = next(m for m in data["missions"] if m["id"] == "mae-normalized-pixel")
+    assert set(mission) >= {"id", "title", "category", "status", "targets"}
+    target = mission["targets"][0]
+    assert set(target) >= {"id", "kind", "statement", "proof", "status", "evidence", "reasons"}
+    assert {t["evidence"] for t in mission["targets"]} == {"source"}
+
+
+def test_check_passes_on_the_bundled_missions(repo: Path) -> None:
+    code, stdout, _ = run("check", "--root", str(repo))
+    assert code == 0, stdout
+    code, stdout, _ = run("check", "--json", "--root", str(repo))
+    assert json.loads(stdout) == {"ok": True, "violations": []}
+
+
+def test_check_fails_with_violations_and_exit_1(repo: Path) -> None:
+    proofs = repo / "Formal/MAE/Proofs.lean"
+    proofs.write_text(
+        proofs.read_text(encoding="utf-8").replace(
+            "exact ⟨hexp, no_separating_classifier⟩", "exact ⟨hexp, sorry⟩"
+        ),
+        encoding="utf-8",
+    )
+    code, stdout, _ = run("check", "--json", "--root", str(repo))
+    assert code == 1
+    violations = json.loads(stdout)["violations"]
+    assert [(v["rule"], v["target"]) for v in violations] == [("status-drift", "goal")]
+    assert set(violations[0]) >= {"rule", "mission", "target", "file", "line", "message"}
+
+
+def test_malformed_yaml_gives_one_line_per_problem_and_exit_2(repo: Path) -> None:
+    path = repo / "missions/mae-normalized-pixel.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("kind: goal", "kind: gaol"), encoding="utf-8")
+    for command in ("status", "check", "validate", "show mae-normalized-pixel", "sync", "pin"):
+        code, stdout, stderr = run(*command.split(), "--root", str(repo))
+        assert code == 2, command
+        lines = stderr.strip().splitlines()
+        assert len(lines) == 1, stderr
+        assert lines[0].startswith(f"{path}:")
+        assert "targets.3.kind" in lines[0]
+        assert "Traceback" not in stdout + stderr
+
+
+def test_unknown_mission_and_missing_root(repo: Path, tmp_path: Path) -> None:
+    code, _, stderr = run("show", "mae-normalised-pixel", "--root", str(repo))
+    assert code == 2
+    assert "unknown mission 'mae-normalised-pixel' (did you mean 'mae-normalized-pixel'?)" in stderr
+    code, _, stderr = run("status", "--root", str(tmp_path / "nowhere"))
+    assert code == 2
+    assert "workspace root does not exist" in stderr
+
+
+def test_broken_lean_file_is_bad_input(repo: Path) -> None:
+    (repo / "Formal/MAE/Broken.lean").write_text("theorem x : True := by\n  /- unterminated", encoding="utf-8")
+    code, _, stderr = run("status", "--root", str(repo))
+    assert code == 2
+    assert "Formal/MAE/Broken.lean:2: Lean syntax: unterminated comment" in stderr
+
+
+def test_show_reads_well(repo: Path) -> None:
+    code, stdout, _ = run("show", "mae-normalized-pixel", "--root", str(repo))
+    assert code == 0
+    assert "He et al." in stdout or "Kaiming He" in stdout
+    assert "def NoSeparatingClassifier : Prop" in stdout
+    assert "provenance: statement ai-generated" in stdout
+
+
+def test_report_formats(repo: Path, tmp_path: Path) -> None:
+    code, stdout, _ = run("report", "--format", "md", "--root", str(repo))
+    assert code == 0
+    assert stdout.startswith("# Missions report")
+    assert "| mae-normalized-pixel |" in stdout
+    out = tmp_path / "report.json"
+    code, _, _ = run("report", "--format", "json", "-o", str(out), "--root", str(repo))
+    assert code == 0
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert data["gate"]["ok"] is True
+    assert data["missions"][0]["targets"][0]["lean"].startswith("/--")
+    code, _, stderr = run("report", "--format", "pdf", "--root", str(repo))
+    assert code == 2 and "unknown format" in stderr
+
+
+def test_new_scaffolds_a_mission_check_accepts_once_pinned(repo: Path) -> None:
+    code, stdout, _ = run("new", "toy-result", "--root", str(repo))
+    assert code == 0, stdout
+    assert (repo / "missions/toy-result.yaml").is_file()
+    assert (repo / "Formal/ToyResult/Statements.lean").is_file()
+    assert "import Formal.ToyResult" in (repo / "Formal.lean").read_text(encoding="utf-8")
+    code, stdout, _ = run("check", "--json", "--root", str(repo))
+    assert code == 1
+    assert {v["rule"] for v in json.loads(stdout)["violations"]} == {"statement-pin"}
+    code, _, _ = run("pin", "toy-result", "--root", str(repo))
+    assert code == 0
+    code, stdout, _ = run("check", "--root", str(repo))
+    assert code == 0, stdout
+    code, _, stderr = run("new", "toy-result", "--root", str(repo))
+    assert code == 2 and "already exists" in stderr
+    code, _, stderr = run("new", "Bad_Id", "--root", str(repo))
+    assert code == 2 and "kebab-case" in stderr
+
+
+def test_sync_then_drift_is_gone(repo: Path) -> None:
+    yaml = repo / "missions/mae-normalized-pixel.yaml"
+    yaml.write_text(yaml.read_text(encoding="utf-8").replace("status: proved", "status: stated"), encoding="utf-8")
+    code, _, _ = run("check", "--root", str(repo))
+    assert code == 1
+    code, stdout, _ = run("sync", "--root", str(repo))
+    assert code == 0 and "updated mae-normalized-pixel" in stdout
+    code, _, _ = run("check", "--root", str(repo))
+    assert code == 0
+
+
+def test_doctor_without_lean_reports_absence(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PATH", "/nonexistent")
+    code, stdout, _ = run("doctor", "--json", "--root", str(repo))
+    assert code == 0
+    data = json.loads(stdout)
+    assert data["ok"] is True
+    assert {t["name"]: t["path"] for t in data["tools"]} == {"elan": None, "lake": None, "lean": None}
+    assert any("no Lean toolchain found" in a for a in data["advice"])
+    assert any("lake-manifest.json is absent" in a for a in data["advice"])
+
+
+def test_doctor_and_check_flag_a_wrong_mathlib_pin(repo: Path) -> None:
+    lakefile = repo / "lakefile.lean"
+    lakefile.write_text(
+        lakefile.read_text(encoding="utf-8").replace("c5ea00351c28e24afc9f0f84379aa41082b1188f", "master"),
+        encoding="utf-8",
+    )
+    code, stdout, _ = run("doctor", "--root", str(repo))
+    assert code == 1
+    code, stdout, _ = run("check", "--json", "--root", str(repo))
+    assert code == 1
+    assert any(v["rule"] == "toolchain-pin" for v in json.loads(stdout)["violations"])
+
+
+def test_help_for_every_command() -> None:
+    for command in ("status", "show", "validate", "check", "pin", "sync", "report", "new", "doctor"):
+        code, stdout, _ = run(command, "--help")
+        assert code == 0 and "--root" in stdout, command
+
+
+def _installed_missions() -> list[str]:
+    script = Path(sys.executable).parent / "missions"
+    if script.exists():
+        return [str(script)]
+    found = shutil.which("missions")
+    if found:
+        return [found]
+    pytest.skip("the missions console script is not installed (pip install -e .)")
+
+
+def test_installed_command_in_a_subprocess(repo: Path) -> None:
+    env = {**os.environ, "NO_COLOR": "1"}
+    done = subprocess.run(
+        [*_installed_missions(), "status", "--json"],
+        cwd=repo / "Formal",  # the root is found from a subdirectory
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["root"] == str(repo.resolve())
+    bad = subprocess.run(
+        [*_installed_missions(), "check", "--root", str(repo / "missing")],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert bad.returncode == 2
+    assert bad.stderr.count("\n") == 1 and "Traceback" not in bad.stderr
+    module = subprocess.run(
+        [sys.executable, "-m", "missions", "validate", "--root", str(repo)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert module.returncode == 0 and "YAML valid" in module.stdout
+
