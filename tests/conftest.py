@@ -69,7 +69,9 @@ def git(root: Path, *args: str) -> str:
 
 
 @pytest.fixture(autouse=True)
-def _isolated_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+def _isolated_cache(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("MISSIONS_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
     monkeypatch.setenv("NO_COLOR", "1")
 

@@ -35,25 +35,87 @@ def test_good_file_loads(tmp_path: Path) -> None:
 
 
 MALFORMED = [
-    ("syntax error", GOOD.replace("category: example", "category: [example"), "demo.yaml:4: YAML syntax error"),
+    (
+        "syntax error",
+        GOOD.replace("category: example", "category: [example"),
+        "demo.yaml:4: YAML syntax error",
+    ),
     ("empty file", "", "demo.yaml:1: empty file"),
     ("only comments", "# nothing\n", "demo.yaml:1: empty file"),
     ("top-level list", "- a\n- b\n", "demo.yaml:1: top level must be a mapping"),
-    ("non-UTF-8", GOOD.encode().replace(b"A test mission.", b"A test \xff mission."), "demo.yaml:5: not valid UTF-8"),
-    ("misspelt field", GOOD.replace("  - id: goal\n", "  - id: goal\n    informl: x\n"), "demo.yaml:14: unknown field 'targets.0.informl' (did you mean 'informal'?)"),
+    (
+        "non-UTF-8",
+        GOOD.encode().replace(b"A test mission.", b"A test \xff mission."),
+        "demo.yaml:5: not valid UTF-8",
+    ),
+    (
+        "misspelt field",
+        GOOD.replace("  - id: goal\n", "  - id: goal\n    informl: x\n"),
+        "demo.yaml:14: unknown field 'targets.0.informl' (did you mean 'informal'?)",
+    ),
     ("unknown top-level field", GOOD + "colour: red\n", "demo.yaml:25: unknown field 'colour'"),
-    ("wrong type", GOOD.replace("depends_on: []", "depends_on: 3"), "demo.yaml:21: targets.0.depends_on: Input should be a valid list"),
-    ("bad enum", GOOD.replace("kind: goal", "kind: lemma"), "demo.yaml:14: targets.0.kind: Input should be 'goal', 'milestone' or 'external'"),
-    ("missing field", GOOD.replace("    title: \"The goal\"\n", ""), "demo.yaml:13: missing required field 'targets.0.title'"),
-    ("duplicate key", GOOD.replace("category: example", "category: example\ncategory: puzzle"), "demo.yaml:4: YAML syntax error"),
-    ("file name differs from id", GOOD.replace("id: demo", "id: other"), "demo.yaml:1: mission id 'other' does not match file name 'demo.yaml'"),
-    ("id not kebab-case", GOOD.replace("id: demo", "id: Demo_1"), "demo.yaml:1: mission id 'Demo_1' is not kebab-case"),
-    ("dangling depends_on", GOOD.replace("depends_on: []", "depends_on: [goall]"), "demo.yaml:21: target 'goal' depends on unknown target 'goall' (did you mean 'goal'?)"),
-    ("dangling source", GOOD.replace("    source: src\n", "    source: nope\n"), "demo.yaml:18: unknown source 'nope'"),
-    ("bad Lean name", GOOD.replace("statement: Formal.Demo.Goal", "statement: Formal.Demo.Goal x"), "is not a Lean declaration name"),
-    ("bad pin", GOOD.replace("  module: Formal.Demo\n", "  module: Formal.Demo\n  statement_pin: abc\n"), "demo.yaml:12: lean.statement_pin: statement_pin must look like"),
-    ("explicit python tag", GOOD.replace('title: "Test mission demo"', 'title: !!python/object/apply:os.system ["echo pwned"]'), "demo.yaml:2: explicit YAML tag"),
-    ("custom tag", GOOD.replace("category: example", "category: !cat example"), "demo.yaml:3: explicit YAML tag '!cat'"),
+    (
+        "wrong type",
+        GOOD.replace("depends_on: []", "depends_on: 3"),
+        "demo.yaml:21: targets.0.depends_on: Input should be a valid list",
+    ),
+    (
+        "bad enum",
+        GOOD.replace("kind: goal", "kind: lemma"),
+        "demo.yaml:14: targets.0.kind: Input should be 'goal', 'milestone' or 'external'",
+    ),
+    (
+        "missing field",
+        GOOD.replace('    title: "The goal"\n', ""),
+        "demo.yaml:13: missing required field 'targets.0.title'",
+    ),
+    (
+        "duplicate key",
+        GOOD.replace("category: example", "category: example\ncategory: puzzle"),
+        "demo.yaml:4: YAML syntax error",
+    ),
+    (
+        "file name differs from id",
+        GOOD.replace("id: demo", "id: other"),
+        "demo.yaml:1: mission id 'other' does not match file name 'demo.yaml'",
+    ),
+    (
+        "id not kebab-case",
+        GOOD.replace("id: demo", "id: Demo_1"),
+        "demo.yaml:1: mission id 'Demo_1' is not kebab-case",
+    ),
+    (
+        "dangling depends_on",
+        GOOD.replace("depends_on: []", "depends_on: [goall]"),
+        "demo.yaml:21: target 'goal' depends on unknown target 'goall' (did you mean 'goal'?)",
+    ),
+    (
+        "dangling source",
+        GOOD.replace("    source: src\n", "    source: nope\n"),
+        "demo.yaml:18: unknown source 'nope'",
+    ),
+    (
+        "bad Lean name",
+        GOOD.replace("statement: Formal.Demo.Goal", "statement: Formal.Demo.Goal x"),
+        "is not a Lean declaration name",
+    ),
+    (
+        "bad pin",
+        GOOD.replace("  module: Formal.Demo\n", "  module: Formal.Demo\n  statement_pin: abc\n"),
+        "demo.yaml:12: lean.statement_pin: statement_pin must look like",
+    ),
+    (
+        "explicit python tag",
+        GOOD.replace(
+            'title: "Test mission demo"', 'title: !!python/object/apply:os.system ["echo pwned"]'
+        ),
+        "demo.yaml:2: explicit YAML tag",
+    ),
+    (
+        "custom tag",
+        GOOD.replace("category: example", "category: !cat example"),
+        "demo.yaml:3: explicit YAML tag '!cat'",
+    ),
 ]
 
 

@@ -65,7 +65,9 @@ def test_check_fails_with_violations_and_exit_1(repo: Path) -> None:
 
 def test_malformed_yaml_gives_one_line_per_problem_and_exit_2(repo: Path) -> None:
     path = repo / "missions/mae-normalized-pixel.yaml"
-    path.write_text(path.read_text(encoding="utf-8").replace("kind: goal", "kind: gaol"), encoding="utf-8")
+    path.write_text(
+        path.read_text(encoding="utf-8").replace("kind: goal", "kind: gaol"), encoding="utf-8"
+    )
     for command in ("status", "check", "validate", "show mae-normalized-pixel", "sync", "pin"):
         code, stdout, stderr = run(*command.split(), "--root", str(repo))
         assert code == 2, command
@@ -86,7 +88,9 @@ def test_unknown_mission_and_missing_root(repo: Path, tmp_path: Path) -> None:
 
 
 def test_broken_lean_file_is_bad_input(repo: Path) -> None:
-    (repo / "Formal/MAE/Broken.lean").write_text("theorem x : True := by\n  /- unterminated", encoding="utf-8")
+    (repo / "Formal/MAE/Broken.lean").write_text(
+        "theorem x : True := by\n  /- unterminated", encoding="utf-8"
+    )
     code, _, stderr = run("status", "--root", str(repo))
     assert code == 2
     assert "Formal/MAE/Broken.lean:2: Lean syntax: unterminated comment" in stderr
@@ -136,7 +140,10 @@ def test_new_scaffolds_a_mission_check_accepts_once_pinned(repo: Path) -> None:
 
 def test_sync_then_drift_is_gone(repo: Path) -> None:
     yaml = repo / "missions/mae-normalized-pixel.yaml"
-    yaml.write_text(yaml.read_text(encoding="utf-8").replace("status: proved", "status: stated"), encoding="utf-8")
+    yaml.write_text(
+        yaml.read_text(encoding="utf-8").replace("status: proved", "status: stated"),
+        encoding="utf-8",
+    )
     code, _, _ = run("check", "--root", str(repo))
     assert code == 1
     code, stdout, _ = run("sync", "--root", str(repo))
@@ -151,7 +158,11 @@ def test_doctor_without_lean_reports_absence(repo: Path, monkeypatch: pytest.Mon
     assert code == 0
     data = json.loads(stdout)
     assert data["ok"] is True
-    assert {t["name"]: t["path"] for t in data["tools"]} == {"elan": None, "lake": None, "lean": None}
+    assert {t["name"]: t["path"] for t in data["tools"]} == {
+        "elan": None,
+        "lake": None,
+        "lean": None,
+    }
     assert any("no Lean toolchain found" in a for a in data["advice"])
     assert any("lake-manifest.json is absent" in a for a in data["advice"])
 
@@ -159,7 +170,9 @@ def test_doctor_without_lean_reports_absence(repo: Path, monkeypatch: pytest.Mon
 def test_doctor_and_check_flag_a_wrong_mathlib_pin(repo: Path) -> None:
     lakefile = repo / "lakefile.lean"
     lakefile.write_text(
-        lakefile.read_text(encoding="utf-8").replace("c5ea00351c28e24afc9f0f84379aa41082b1188f", "master"),
+        lakefile.read_text(encoding="utf-8").replace(
+            "c5ea00351c28e24afc9f0f84379aa41082b1188f", "master"
+        ),
         encoding="utf-8",
     )
     code, stdout, _ = run("doctor", "--root", str(repo))
@@ -170,7 +183,17 @@ def test_doctor_and_check_flag_a_wrong_mathlib_pin(repo: Path) -> None:
 
 
 def test_help_for_every_command() -> None:
-    for command in ("status", "show", "validate", "check", "pin", "sync", "report", "new", "doctor"):
+    for command in (
+        "status",
+        "show",
+        "validate",
+        "check",
+        "pin",
+        "sync",
+        "report",
+        "new",
+        "doctor",
+    ):
         code, stdout, _ = run(command, "--help")
         assert code == 0 and "--root" in stdout, command
 
@@ -217,4 +240,3 @@ def test_installed_command_in_a_subprocess(repo: Path) -> None:
         check=False,
     )
     assert module.returncode == 0 and "YAML valid" in module.stdout
-

@@ -4,7 +4,18 @@ from __future__ import annotations
 
 import pytest
 
-from missions.lean.lexer import CHAR, DOC, HASH, IDENT, MODDOC, NUMBER, STRING, SYMBOL, ident_name, lex
+from missions.lean.lexer import (
+    CHAR,
+    DOC,
+    HASH,
+    IDENT,
+    MODDOC,
+    NUMBER,
+    STRING,
+    SYMBOL,
+    ident_name,
+    lex,
+)
 
 
 def kinds(text: str) -> list[tuple[int, str]]:
@@ -136,3 +147,8 @@ def test_lines_and_columns() -> None:
     offset = source.tokens[1][2]
     assert source.line(offset) == 2
     assert source.column(offset) == 2
+
+
+def test_column_before_any_line_lookup() -> None:
+    source = lex("ab\n  cd")
+    assert source.column(source.tokens[1][2]) == 2

@@ -96,7 +96,9 @@ def test_comments_and_layout_do_not_move_the_pin(demo: Path) -> None:
     path = demo / "Formal/Demo/Statements.lean"
     text = path.read_text(encoding="utf-8")
     path.write_text(
-        text.replace("def Goal : Prop := two + two = 4", "def Goal : Prop :=\n  two + two = 4 -- note"),
+        text.replace(
+            "def Goal : Prop := two + two = 4", "def Goal : Prop :=\n  two + two = 4 -- note"
+        ),
         encoding="utf-8",
     )
     assert "statement-pin" not in gate_rules(demo)
@@ -180,7 +182,15 @@ def test_round_trip_keeps_comments_order_and_is_atomic(demo: Path) -> None:
     assert "category: example  # why this category" in after
     assert "    # status is written by sync\n    status: proved" in after
     keys = [line.split(":")[0] for line in after.splitlines() if line and line[0].isalpha()]
-    assert keys[:7] == ["id", "title", "category", "summary", "sources", "lean", "statement_history"]
+    assert keys[:7] == [
+        "id",
+        "title",
+        "category",
+        "summary",
+        "sources",
+        "lean",
+        "statement_history",
+    ]
     assert not list(path.parent.glob("*.tmp"))
     # a second sync has nothing to do and leaves the bytes alone
     analysis = analyze(load_catalog(demo), load_workspace(demo))

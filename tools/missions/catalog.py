@@ -29,7 +29,9 @@ StatementOrigin = Literal["literature-sourced", "ai-adapted", "ai-generated"]
 ProofOrigin = Literal["none", "external", "literature-sourced", "ai-adapted", "ai-generated"]
 
 ID_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
-LEAN_NAME_PATTERN = re.compile(r"^[A-Za-z_\u00C0-\U0010FFFF][\w'!?\u00C0-\U0010FFFF]*(?:\.[\w'!?\u00C0-\U0010FFFF]+)*$")
+LEAN_NAME_PATTERN = re.compile(
+    r"^[A-Za-z_\u00C0-\U0010FFFF][\w'!?\u00C0-\U0010FFFF]*(?:\.[\w'!?\u00C0-\U0010FFFF]+)*$"
+)
 DIGEST_PATTERN = re.compile(r"^sha256:[0-9a-f]{64}$")
 
 
@@ -183,7 +185,7 @@ class MissionFile:
     def target_line(self, target_id: str, key: str | None = None) -> int:
         for index, target in enumerate(self.mission.targets):
             if target.id == target_id:
-                return self.line("targets", index, *( (key,) if key else ()))
+                return self.line("targets", index, *((key,) if key else ()))
         return self.line("targets")
 
 
@@ -329,6 +331,7 @@ def check_references(mission_file: MissionFile) -> list[Problem]:
     target_ids: set[str] = set()
     goals = 0
     for index, target in enumerate(mission.targets):
+
         def at(key: str | None = None, index: int = index) -> int:
             return mission_file.line("targets", index, *((key,) if key else ()))
 
@@ -340,9 +343,9 @@ def check_references(mission_file: MissionFile) -> list[Problem]:
         goals += target.kind == "goal"
         if target.source is not None and target.source not in source_keys:
             add(at("source"), f"unknown source {target.source!r}")
-        for fact in target.facts:
-            if fact not in fact_ids:
-                add(at("facts"), f"unknown fact {fact!r}")
+        for fact_ref in target.facts:
+            if fact_ref not in fact_ids:
+                add(at("facts"), f"unknown fact {fact_ref!r}")
         if target.kind == "external":
             if target.external is None:
                 add(at(), f"external target {target.id!r} needs an 'external' reference")
@@ -352,7 +355,7 @@ def check_references(mission_file: MissionFile) -> list[Problem]:
             if target.statement is None:
                 add(at(), f"target {target.id!r} needs a 'statement' declaration")
             if target.external is not None:
-                add(at("external"), f"only external targets take an 'external' reference")
+                add(at("external"), "only external targets take an 'external' reference")
     if goals != 1:
         add(mission_file.line("targets"), f"a mission has exactly one goal target, found {goals}")
     for index, target in enumerate(mission.targets):

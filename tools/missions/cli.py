@@ -166,7 +166,9 @@ def show(
     out.print(Text("Sources", style="bold"))
     for source in info.sources:
         ref = " ".join(
-            f"{k}:{v}" for k, v in (("arXiv", source.arxiv), ("doi", source.doi), ("url", source.url)) if v
+            f"{k}:{v}"
+            for k, v in (("arXiv", source.arxiv), ("doi", source.doi), ("url", source.url))
+            if v
         )
         out.print(Text(f"  [{source.key}] {source.citation} {ref}".rstrip()))
         for locator in source.locators:
@@ -190,7 +192,8 @@ def show(
         if target.depends_on:
             body.append(f"depends on: {', '.join(target.depends_on)}\n", style="dim")
         body.append(
-            f"provenance: statement {target.provenance.statement}, proof {target.provenance.proof}\n",
+            f"provenance: statement {target.provenance.statement}, "
+            f"proof {target.provenance.proof}\n",
             style="dim",
         )
         if target_data.get("lean"):
@@ -237,8 +240,14 @@ def check(
                 {
                     "ok": False,
                     "violations": [
-                        {"rule": p.rule, "mission": None, "target": None, "file": p.path,
-                         "line": p.line, "message": p.message}
+                        {
+                            "rule": p.rule,
+                            "mission": None,
+                            "target": None,
+                            "file": p.path,
+                            "line": p.line,
+                            "message": p.message,
+                        }
                         for p in exc.problems
                     ],
                 }
@@ -296,7 +305,11 @@ def pin(
             atomic_write_text(mission_file.path, dump_document(mission_file.doc))
     if as_json:
         _print_json(
-            {"pinned": [{"id": m.mission.id, "digest": s.digest, "commit": commit} for m, s in changed]}
+            {
+                "pinned": [
+                    {"id": m.mission.id, "digest": s.digest, "commit": commit} for m, s in changed
+                ]
+            }
         )
         return
     if not changed:
@@ -441,6 +454,7 @@ def main() -> None:
     except Exception as exc:  # a bug, not bad input: keep it to one line unless asked
         if os.environ.get("MISSIONS_DEBUG"):
             raise
-        err.print(f"missions: internal error: {type(exc).__name__}: {exc} (MISSIONS_DEBUG=1 for details)")
+        err.print(
+            f"missions: internal error: {type(exc).__name__}: {exc} (MISSIONS_DEBUG=1 for details)"
+        )
         sys.exit(2)
-

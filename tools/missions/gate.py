@@ -29,8 +29,18 @@ from missions.toolchain import pin_checks
 
 #: Findings that are forbidden anywhere in the workspace.
 EVERYWHERE = frozenset(
-    {"axiom", "unsafe", "implemented_by", "extern", "csimp", "debug", "env", "native",
-     "prelude", "open-private"}
+    {
+        "axiom",
+        "unsafe",
+        "implemented_by",
+        "extern",
+        "csimp",
+        "debug",
+        "env",
+        "native",
+        "prelude",
+        "open-private",
+    }
 )
 
 
@@ -50,7 +60,9 @@ def _pin_violations(analysis: Analysis, mission: MissionStatus) -> list[Violatio
     line = mission_file.line("lean")
     if pin.problems:
         return [
-            Violation("statement-pin", f"statement closure unavailable: {p}", yaml_path, line, mission.id)
+            Violation(
+                "statement-pin", f"statement closure unavailable: {p}", yaml_path, line, mission.id
+            )
             for p in pin.problems
         ]
     if not pin.pinned:
@@ -82,7 +94,11 @@ def _pin_violations(analysis: Analysis, mission: MissionStatus) -> list[Violatio
         message += "; changes are not committed yet"
     return [
         Violation(
-            "statement-pin", message, yaml_path, mission_file.line("lean", "statement_pin"), mission.id
+            "statement-pin",
+            message,
+            yaml_path,
+            mission_file.line("lean", "statement_pin"),
+            mission.id,
         )
     ]
 

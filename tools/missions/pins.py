@@ -98,7 +98,12 @@ def apply_pin(
         )
     doc = mission_file.doc
     lean = doc["lean"]
-    _set_after(lean, "statement_pin", state.digest, after="statements" if "statements" in lean else "module")
+    _set_after(
+        lean,
+        "statement_pin",
+        state.digest,
+        after="statements" if "statements" in lean else "module",
+    )
     _set_after(lean, "pinned_at", commit, after="statement_pin")
     history = doc.get("statement_history")
     if history is None:

@@ -117,10 +117,7 @@ class _Reach:
     def implicit_roots(self) -> list[tuple[Module, Decl]]:
         roots: list[tuple[Module, Decl]] = []
         for module in self.workspace.modules_in(sorted(self.modules)):
-            exit_line = module.scan.exit_line
-            for decl in module.scan.decls:
-                if decl.implicit and (exit_line is None or decl.line <= exit_line):
-                    roots.append((module, decl))
+            roots.extend((module, decl) for decl in module.scan.decls if decl.implicit)
         return roots
 
     def problems(self, start: tuple[Module, Decl]) -> list[str]:
@@ -154,6 +151,12 @@ class _Reach:
             if decl.kind == "axiom":
                 reasons.append(f"uses axiom {decl.name} ({where.format(decl.line)})")
             for module_next, decl_next in self.edges(decl):
+                if decl_next is start[1]:
+                    reasons.append(
+                        f"{start[1].name} refers to itself"
+                        + (f" through {decl.name}" if decl is not start[1] else "")
+                        + ": a parameterless theorem cannot recurse"
+                    )
                 push(module_next, decl_next, via or f"used by {start[1].name}")
         return reasons
 
@@ -162,7 +165,7 @@ def _implicit_role(decl: Decl) -> str:
     if decl.kind == "instance":
         return "instance, usable implicitly"
     if decl.kind == "attribute":
-        return "attribute command, usable implicitly"
+        return f"attribute [{', '.join(decl.attrs)}] command, usable implicitly"
     if decl.kind in ("notation", "notation3", "infix", "infixl", "infixr", "prefix", "postfix"):
         return "notation in scope"
     if decl.attrs:
@@ -180,11 +183,17 @@ def _closure_risks(workspace: Workspace, module: Module) -> list[str]:
         for extension in current.scan.extensions:
             if extension.code:
                 reasons.append(
-                    f"custom syntax or elaborator (`{extension.command}`) at {rel}:{extension.line} "
-                    "cannot be followed by a source scan"
+                    f"custom syntax or elaborator (`{extension.command}`) at "
+                    f"{rel}:{extension.line} cannot be followed by a source scan"
                 )
         for finding in current.scan.findings:
             reasons.append(f"{finding.message} ({rel}:{finding.line})")
+        # a sorry the command splitter did not attribute to any declaration
+        attributed = {line for decl in current.scan.decls for line in decl.sorries}
+        for extension in current.scan.extensions:
+            attributed.update(extension.sorries)
+        for line in sorted(set(current.scan.sorry_lines) - attributed):
+            reasons.append(f"sorry outside any declaration at {rel}:{line}")
     return reasons
 
 
@@ -202,7 +211,9 @@ def target_status(
     yaml_path = str(mission_file.path.relative_to(workspace.root))
     result = TargetStatus(mission=mission.id, target=target, status="stated", evidence="source")
 
-    def violation(rule: str, message: str, key: str | None = None, where: tuple[str, int] | None = None) -> None:
+    def violation(
+        rule: str, message: str, key: str | None = None, where: tuple[str, int] | None = None
+    ) -> None:
         file, line = where if where else (yaml_path, mission_file.target_line(target.id, key))
         result.violations.append(Violation(rule, message, file, line, mission.id, target.id))
 
@@ -214,12 +225,16 @@ def target_status(
     statement, statements = _single(workspace, target.statement)
     if not statements:
         result.status = "missing"
-        result.reasons.append(f"statement {target.statement} not found in the sources")
-        violation("missing-declaration", f"statement {target.statement} not found", "statement")
+        result.reasons.append(f"statement {target.statement} is missing from the sources")
+        violation("missing-declaration", f"statement {target.statement} is missing", "statement")
         return result
     if statement is None:
         result.reasons.append(f"statement {target.statement} is declared more than once")
-        violation("missing-declaration", f"statement {target.statement} is declared more than once", "statement")
+        violation(
+            "missing-declaration",
+            f"statement {target.statement} is declared more than once",
+            "statement",
+        )
         return result
     result.statement_decl = statement
     smodule, sdecl = statement
@@ -247,12 +262,20 @@ def target_status(
         return result
     proof, proofs = _single(workspace, target.proof)
     if not proofs:
-        result.reasons.append(f"proof {target.proof} not found in the sources")
-        violation("missing-declaration", f"proof {target.proof} not found", "proof")
+        exits = [
+            f"{m.rel(workspace.root)}:{m.scan.exit_line}"
+            for m in workspace.modules.values()
+            if m.scan.exit_line is not None
+        ]
+        where = f" (`#exit` at {', '.join(exits)} cuts off what follows)" if exits else ""
+        result.reasons.append(f"proof {target.proof} is missing from the sources{where}")
+        violation("missing-declaration", f"proof {target.proof} is missing{where}", "proof")
         return result
     if proof is None:
         result.reasons.append(f"proof {target.proof} is declared more than once")
-        violation("missing-declaration", f"proof {target.proof} is declared more than once", "proof")
+        violation(
+            "missing-declaration", f"proof {target.proof} is declared more than once", "proof"
+        )
         return result
     result.proof_decl = proof
     pmodule, pdecl = proof
@@ -260,7 +283,9 @@ def target_status(
     reasons = result.reasons
     if not pdecl.is_theorem:
         reasons.append(f"proof {pdecl.name} is declared as `{pdecl.kind}`, not `theorem`")
-        violation("proof-type", f"{pdecl.name} must be a theorem, found `{pdecl.kind}`", where=pwhere)
+        violation(
+            "proof-type", f"{pdecl.name} must be a theorem, found `{pdecl.kind}`", where=pwhere
+        )
     reach = _Reach(workspace, pmodule)
     if pdecl.has_binders or pdecl.type_name is None:
         reasons.append(f"the type of {pdecl.name} is not exactly {sdecl.name}")

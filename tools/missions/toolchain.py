@@ -64,7 +64,9 @@ def check_lakefile(root: Path) -> list[PinCheck]:
         name, rev = match.group("name"), match.group("rev")
         if name != "mathlib":
             checks.append(
-                PinCheck("lakefile.lean", line, False, f"requires {name!r}; only mathlib is allowed")
+                PinCheck(
+                    "lakefile.lean", line, False, f"requires {name!r}; only mathlib is allowed"
+                )
             )
             continue
         found = True
@@ -96,7 +98,10 @@ def check_manifest(root: Path) -> PinCheck | None:
             rev = package.get("rev")
             if rev != PINNED_MATHLIB:
                 return PinCheck(
-                    "lake-manifest.json", 1, False, f"mathlib at {rev!r}, pinned is {PINNED_MATHLIB}"
+                    "lake-manifest.json",
+                    1,
+                    False,
+                    f"mathlib at {rev!r}, pinned is {PINNED_MATHLIB}",
                 )
             return PinCheck("lake-manifest.json", 1, True, f"mathlib @ {PINNED_MATHLIB[:12]}")
     return PinCheck("lake-manifest.json", 1, False, "has no mathlib package")
@@ -143,7 +148,9 @@ def probe_tool(name: str, args: tuple[str, ...] = ("--version",)) -> Tool:
     except (OSError, subprocess.TimeoutExpired) as exc:
         return Tool(name, path, None, f"failed to run: {exc}")
     match = _VERSION.search(output)
-    return Tool(name, path, match.group(1) if match else None, output.splitlines()[0] if output else "")
+    return Tool(
+        name, path, match.group(1) if match else None, output.splitlines()[0] if output else ""
+    )
 
 
 def run_doctor(root: Path) -> Doctor:

@@ -70,10 +70,9 @@ def line_of(doc: Any, loc: tuple[int | str, ...]) -> int:
     line = node_line(doc)
     node = doc
     for part in loc:
-        if isinstance(node, CommentedMap) and part in node:
-            line = node_line(node, part)
-            node = node[part]
-        elif isinstance(node, CommentedSeq) and isinstance(part, int) and 0 <= part < len(node):
+        in_map = isinstance(node, CommentedMap) and part in node
+        in_seq = isinstance(node, CommentedSeq) and isinstance(part, int) and 0 <= part < len(node)
+        if in_map or in_seq:
             line = node_line(node, part)
             node = node[part]
         else:
@@ -96,7 +95,9 @@ def _check_structure(path: Path, doc: Any) -> list[Problem]:
         tag = _explicit_tag(node)
         if tag is not None:
             problems.append(
-                Problem(str(path), node_line(parent, key), f"explicit YAML tag {tag!r} is not allowed")
+                Problem(
+                    str(path), node_line(parent, key), f"explicit YAML tag {tag!r} is not allowed"
+                )
             )
         size = 1
         if isinstance(node, dict | list):

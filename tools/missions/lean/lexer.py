@@ -116,7 +116,8 @@ class Source:
         return bisect.bisect_right(self._line_starts, offset)
 
     def column(self, offset: int) -> int:
-        return offset - self._line_starts[self.line(offset) - 1]
+        line = self.line(offset)
+        return offset - self._line_starts[line - 1]
 
 
 def _skip_block_comment(text: str, start: int) -> int:

@@ -74,9 +74,7 @@ CODE_EXTENSION_COMMANDS = frozenset(
     }
 )
 #: Commands that run arbitrary code against the environment.
-ENV_COMMANDS = frozenset(
-    {"run_cmd", "run_elab", "run_meta", "initialize", "builtin_initialize"}
-)
+ENV_COMMANDS = frozenset({"run_cmd", "run_elab", "run_meta", "initialize", "builtin_initialize"})
 ENV_HASH_COMMANDS = frozenset({"#eval", "#eval!", "#exec", "#run_cmd"})
 OTHER_COMMANDS = frozenset(
     {
@@ -178,7 +176,8 @@ class Finding:
     """Something in a file the gate forbids or the status layer must take into account."""
 
     line: int
-    code: str  # axiom | unsafe | implemented_by | extern | csimp | debug | env | native | prelude | open-private
+    #: axiom, unsafe, implemented_by, extern, csimp, debug, env, native, prelude, open-private
+    code: str
     message: str
 
 
@@ -245,7 +244,7 @@ class FileScan:
             findings=[Finding(**f) for f in data["findings"]],
             sorry_lines=list(data["sorry_lines"]),
             exit_line=data["exit_line"],
-            error=tuple(data["error"]) if data["error"] else None,  # type: ignore[arg-type]
+            error=(data["error"][0], data["error"][1]) if data["error"] else None,
             digest=data["digest"],
         )
 
@@ -262,7 +261,7 @@ def token_digest(tokens: list[Token], exit_cut: bool) -> str:
     """sha256 of the token stream with comments and layout removed (what a pin hashes)."""
     h = hashlib.sha256()
     for kind, text, _ in tokens:
-        if kind == DOC or kind == MODDOC:
+        if kind in (DOC, MODDOC):
             continue
         h.update(KIND_NAMES[kind].encode())
         h.update(b"\x1f")
@@ -334,7 +333,9 @@ class _FileScanner:
                 )
             if text == "import":
                 j = i + 1
-                while j < len(tokens) and tokens[j][0] == IDENT and tokens[j][1] not in HEADER_WORDS:
+                while (
+                    j < len(tokens) and tokens[j][0] == IDENT and tokens[j][1] not in HEADER_WORDS
+                ):
                     self.result.imports.append((ident_name(tokens[j][1]), self.line(j)))
                     j += 1
                 i = j
@@ -393,10 +394,15 @@ class _FileScanner:
             if i == begin:
                 in_prefix = kind == DOC or text == "@[" or (kind == IDENT and text in MODIFIERS)
                 in_decl_body = kind == IDENT and text in DECL_KEYWORDS
-            elif in_prefix and depth == 0 and kind != DOC and text != "@[":
-                if not (kind == IDENT and text in MODIFIERS):
-                    in_prefix = False
-                    in_decl_body = kind == IDENT and text in DECL_KEYWORDS
+            elif (
+                in_prefix
+                and depth == 0
+                and kind != DOC
+                and text != "@["
+                and not (kind == IDENT and text in MODIFIERS)
+            ):
+                in_prefix = False
+                in_decl_body = kind == IDENT and text in DECL_KEYWORDS
             if kind == SYMBOL:
                 if text in OPEN_BRACKETS:
                     depth += 1
@@ -505,7 +511,7 @@ class _FileScanner:
             return True
         if text == "stop" and j > 0:
             # the `stop` tactic is `repeat sorry`; only count it in tactic position
-            prev_kind, prev_text, prev_offset = self.tokens[j - 1]
+            _, prev_text, prev_offset = self.tokens[j - 1]
             if prev_text in ("by", ";", "<;>", "·", ".", "(", "=>", "then", "else"):
                 return True
             return self.src.line(prev_offset) != self.src.line(offset)
@@ -615,10 +621,7 @@ class _FileScanner:
         if type_end - type_begin == 1 and tokens[type_begin][0] == IDENT:
             type_name = ident_name(tokens[type_begin][1])
         mentions, dots = self._mentions(begin, end, skip=name_token)
-        implicit = (
-            keyword == "instance"
-            or any(a not in INERT_ATTRIBUTES for a in attrs)
-        )
+        implicit = keyword == "instance" or any(a not in INERT_ATTRIBUTES for a in attrs)
         decl = Decl(
             name=name,
             kind=kind,
@@ -733,7 +736,7 @@ class _FileScanner:
                 self._finding(i, attr, FORBIDDEN_ATTRIBUTES[attr])
         if all(a.startswith("-") or a in INERT_ATTRIBUTES for a in attrs):
             return
-        self._pseudo_decl(begin, end, "attribute")
+        self._pseudo_decl(begin, end, "attribute").attrs = attrs
 
     def _notation(self, begin: int, i: int, end: int, command: str) -> None:
         self.result.extensions.append(

@@ -161,11 +161,9 @@ class Workspace:
     by_last: dict[str, list[str]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        # the lexer stops at `#exit`, so declarations after it are never indexed
         for module in self.modules.values():
-            exit_line = module.scan.exit_line
             for decl in module.scan.decls:
-                if exit_line is not None and decl.line > exit_line:
-                    continue
                 self.by_name.setdefault(decl.name, []).append((module, decl))
                 last = decl.name.rsplit(".", 1)[-1]
                 self.by_last.setdefault(last, []).append(decl.name)
