@@ -18,8 +18,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 from ruamel.yaml.comments import CommentedMap
 
+from missions.cache import default_cache_dir, read_store, write_store
 from missions.errors import InputError, Problem
-from missions.yamlio import line_of, load_document
+from missions.yamlio import fast_load, line_of, load_document, read_text, structure_problems
 
 Category = Literal["research-paper", "open-problem", "example", "corpus", "puzzle"]
 TargetKind = Literal["goal", "milestone", "external"]
@@ -173,11 +174,22 @@ class Mission(_Model):
 
 @dataclass
 class MissionFile:
-    """A validated mission together with the round-trip document it came from."""
+    """A validated mission; its round-trip document is parsed only when needed.
+
+    Reading a catalog uses the fast safe loader; the slower round-trip parse (for line
+    numbers in messages and for rewrites that keep comments) happens on first use of
+    :attr:`doc`.
+    """
 
     path: Path
     mission: Mission
-    doc: CommentedMap
+    _doc: CommentedMap | None = None
+
+    @property
+    def doc(self) -> CommentedMap:
+        if self._doc is None:
+            self._doc = load_document(self.path)
+        return self._doc
 
     def line(self, *loc: int | str) -> int:
         return line_of(self.doc, loc)
@@ -377,15 +389,32 @@ def check_references(mission_file: MissionFile) -> list[Problem]:
 
 
 def load_mission_file(path: Path) -> MissionFile:
-    """Load and validate one mission file (without catalog-wide checks)."""
-    doc = load_document(path)
+    """Load and validate one mission file (without catalog-wide checks).
+
+    The fast path (safe C loader when available) handles valid files; anything it rejects is
+    parsed again in round-trip mode, which locates every problem on its line.
+    """
+    text = read_text(path)
+    data = fast_load(text)
+    if isinstance(data, dict) and not structure_problems(path, data):
+        try:
+            mission = Mission.model_validate(data)
+        except ValidationError:
+            pass
+        else:
+            mission_file = MissionFile(path=path, mission=mission)
+            problems = check_references(mission_file)
+            if problems:
+                raise InputError(problems)
+            return mission_file
+    doc = load_document(path, text)
     try:
         mission = Mission.model_validate(_plain(doc))
     except ValidationError as exc:
         raise InputError(
             Problem(str(path), line_of(doc, tuple(e["loc"])), _describe(e)) for e in exc.errors()
         ) from None
-    mission_file = MissionFile(path=path, mission=mission, doc=doc)
+    mission_file = MissionFile(path=path, mission=mission, _doc=doc)
     problems = check_references(mission_file)
     if problems:
         raise InputError(problems)
@@ -410,17 +439,57 @@ def mission_paths(root: Path) -> Iterator[Path]:
     yield from sorted(p for p in directory.iterdir() if p.suffix in {".yaml", ".yml"})
 
 
-def load_catalog(root: Path) -> Catalog:
-    """Load every mission under ``root/missions``; raise with all problems if any."""
+CATALOG_CACHE_VERSION = "1"
+
+
+def _cached_mission_file(path: Path, entry: Any) -> MissionFile | None:
+    """A mission from the stat-keyed cache, re-validated (cheap) but not re-parsed."""
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    if not (
+        isinstance(entry, dict)
+        and entry.get("size") == stat.st_size
+        and entry.get("mtime") == stat.st_mtime_ns
+    ):
+        return None
+    try:
+        mission = Mission.model_validate(entry["mission"])
+    except (ValidationError, KeyError):
+        return None
+    return MissionFile(path=path, mission=mission)
+
+
+def load_catalog(root: Path, *, use_cache: bool = True) -> Catalog:
+    """Load every mission under ``root/missions``; raise with all problems if any.
+
+    Valid files are cached by size and modification time, so a warm run parses no YAML.
+    """
     catalog = Catalog(root=root)
     problems: list[Problem] = []
     seen: dict[str, Path] = {}
+    store = default_cache_dir(root) / "catalog.json"
+    cached = read_store(store, CATALOG_CACHE_VERSION) if use_cache else {}
+    fresh: dict[str, Any] = {}
     for path in mission_paths(root):
-        try:
-            mission_file = load_mission_file(path)
-        except InputError as exc:
-            problems.extend(exc.problems)
-            continue
+        mission_file = _cached_mission_file(path, cached.get(str(path)))
+        if mission_file is not None:
+            reference_problems = check_references(mission_file)
+            if reference_problems:
+                mission_file = None
+        if mission_file is None:
+            try:
+                mission_file = load_mission_file(path)
+            except InputError as exc:
+                problems.extend(exc.problems)
+                continue
+        stat = path.stat()
+        fresh[str(path)] = {
+            "size": stat.st_size,
+            "mtime": stat.st_mtime_ns,
+            "mission": mission_file.mission.model_dump(mode="json"),
+        }
         mission_id = mission_file.mission.id
         if mission_id in seen:
             problems.append(
@@ -433,6 +502,8 @@ def load_catalog(root: Path) -> Catalog:
             continue
         seen[mission_id] = path
         catalog.files.append(mission_file)
+    if use_cache and fresh != cached:
+        write_store(store, CATALOG_CACHE_VERSION, fresh)
     if problems:
         raise InputError(problems)
     return catalog

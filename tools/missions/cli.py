@@ -110,9 +110,12 @@ def status(
     if as_json:
         _print_json(status_json(analysis))
         return
-    table = Table(title="Missions (evidence: source scan)", title_justify="left")
-    for column in ("mission", "target", "kind", "status", "evidence", "why not proved"):
-        table.add_column(column, overflow="fold")
+    table = Table(
+        title="Missions (source evidence: no sorry visible, not compiled)", title_justify="left"
+    )
+    for column in ("mission", "target", "kind", "status", "evidence"):
+        table.add_column(column, no_wrap=True)
+    table.add_column("why not proved", overflow="fold", ratio=1)
     for mission in analysis.missions:
         first = True
         for target in mission.targets:

@@ -97,6 +97,10 @@ class _Reach:
     def __init__(self, workspace: Workspace, module: Module) -> None:
         self.workspace = workspace
         self.modules = set(workspace.closure(module.name))
+        self._implicit: list[tuple[Module, Decl]] | None = None
+        self._edges: dict[int, list[tuple[Module, Decl]]] = {}
+        self._implicit_seen: set[tuple[str, int]] | None = None
+        self._implicit_reasons: list[str] = []
 
     def visible(self, names: list[str]) -> list[tuple[Module, Decl]]:
         found: list[tuple[Module, Decl]] = []
@@ -107,58 +111,88 @@ class _Reach:
         return found
 
     def edges(self, decl: Decl) -> list[tuple[Module, Decl]]:
-        names: list[str] = []
-        for mention in decl.mentions:
-            names.extend(self.workspace.resolve(mention, decl.namespace, decl.opens))
-        for suffix in decl.dot_mentions:
-            names.extend(self.workspace.resolve_dot(suffix))
-        return self.visible(names)
+        cached = self._edges.get(id(decl))
+        if cached is None:
+            cached = self._edges[id(decl)] = self._compute_edges(decl)
+        return cached
+
+    def _compute_edges(self, decl: Decl) -> list[tuple[Module, Decl]]:
+        return self.visible(self.workspace.mention_targets(decl))
 
     def implicit_roots(self) -> list[tuple[Module, Decl]]:
-        roots: list[tuple[Module, Decl]] = []
-        for module in self.workspace.modules_in(sorted(self.modules)):
-            roots.extend((module, decl) for decl in module.scan.decls if decl.implicit)
-        return roots
+        if self._implicit is None:
+            self._implicit = [
+                (module, decl)
+                for module in self.workspace.modules_in(sorted(self.modules))
+                for decl in module.scan.decls
+                if decl.implicit
+            ]
+        return self._implicit
 
-    def problems(self, start: tuple[Module, Decl]) -> list[str]:
-        """Reasons why something reachable from ``start`` is not certainly proved."""
+    def _walk(
+        self,
+        queue: deque[tuple[Module, Decl, str]],
+        seen: set[tuple[str, int]],
+        start: Decl | None,
+    ) -> list[str]:
+        """Breadth-first over declarations; reasons for everything unproved it meets."""
         root = self.workspace.root
         reasons: list[str] = []
-        seen: set[tuple[str, int]] = set()
-        queue: deque[tuple[Module, Decl, str]] = deque()
-
-        def push(module: Module, decl: Decl, via: str) -> None:
-            key = (module.name, decl.start)
-            if key not in seen:
-                seen.add(key)
-                queue.append((module, decl, via))
-
-        push(*start, "")
-        for module, decl in self.implicit_roots():
-            push(module, decl, _implicit_role(decl))
         while queue:
             module, decl, via = queue.popleft()
-            where = f"{module.rel(root)}:{{}}"
+            rel = module.rel(root)
             label = decl.name if not decl.name.startswith("<") else f"{decl.kind} command"
             suffix = f" ({via})" if via else ""
             for line in decl.sorries:
-                reasons.append(f"sorry in {label} at {where.format(line)}{suffix}")
+                reasons.append(f"sorry in {label} at {rel}:{line}{suffix}")
             for line in decl.natives:
                 reasons.append(
-                    f"native computation in {label} at {where.format(line)}{suffix} "
+                    f"native computation in {label} at {rel}:{line}{suffix} "
                     "adds a non-standard axiom"
                 )
             if decl.kind == "axiom":
-                reasons.append(f"uses axiom {decl.name} ({where.format(decl.line)})")
+                reasons.append(f"uses axiom {decl.name} ({rel}:{decl.line})")
             for module_next, decl_next in self.edges(decl):
-                if decl_next is start[1]:
+                if start is not None and decl_next is start:
                     reasons.append(
-                        f"{start[1].name} refers to itself"
-                        + (f" through {decl.name}" if decl is not start[1] else "")
+                        f"{start.name} refers to itself"
+                        + (f" through {decl.name}" if decl is not start else "")
                         + ": a parameterless theorem cannot recurse"
                     )
-                push(module_next, decl_next, via or f"used by {start[1].name}")
+                key = (module_next.name, decl_next.start)
+                if key not in seen:
+                    seen.add(key)
+                    queue.append(
+                        (
+                            module_next,
+                            decl_next,
+                            via or f"used by {start.name}" if start is not None else via,
+                        )
+                    )
         return reasons
+
+    def _implicit_closure(self) -> tuple[set[tuple[str, int]], list[str]]:
+        """Everything automation may use unnamed, walked once per proof module."""
+        if self._implicit_seen is None:
+            seen: set[tuple[str, int]] = set()
+            queue: deque[tuple[Module, Decl, str]] = deque()
+            for module, decl in self.implicit_roots():
+                key = (module.name, decl.start)
+                if key not in seen:
+                    seen.add(key)
+                    queue.append((module, decl, _implicit_role(decl)))
+            self._implicit_reasons = self._walk(queue, seen, None)
+            self._implicit_seen = seen
+        return self._implicit_seen, self._implicit_reasons
+
+    def problems(self, start: tuple[Module, Decl]) -> list[str]:
+        """Reasons why something reachable from ``start`` is not certainly proved."""
+        implicit_seen, implicit_reasons = self._implicit_closure()
+        seen = set(implicit_seen)
+        module, decl = start
+        seen.add((module.name, decl.start))
+        queue: deque[tuple[Module, Decl, str]] = deque([(module, decl, "")])
+        return self._walk(queue, seen, decl) + implicit_reasons
 
 
 def _implicit_role(decl: Decl) -> str:
@@ -204,8 +238,31 @@ def _single(
     return (entries[0] if len(entries) == 1 else None), entries
 
 
+class _Context:
+    """Per-run memo of work shared by many targets (closures, implicit roots, risks)."""
+
+    def __init__(self, workspace: Workspace) -> None:
+        self.workspace = workspace
+        self._reach: dict[str, _Reach] = {}
+        self._risks: dict[str, list[str]] = {}
+
+    def reach(self, module: Module) -> _Reach:
+        if module.name not in self._reach:
+            self._reach[module.name] = _Reach(self.workspace, module)
+        return self._reach[module.name]
+
+    def risks(self, module: Module) -> list[str]:
+        if module.name not in self._risks:
+            self._risks[module.name] = _closure_risks(self.workspace, module)
+        return self._risks[module.name]
+
+
 def target_status(
-    workspace: Workspace, mission_file: MissionFile, pin: PinState, target: Target
+    workspace: Workspace,
+    mission_file: MissionFile,
+    pin: PinState,
+    target: Target,
+    context: _Context | None = None,
 ) -> TargetStatus:
     mission = mission_file.mission
     yaml_path = str(mission_file.path.relative_to(workspace.root))
@@ -286,7 +343,8 @@ def target_status(
         violation(
             "proof-type", f"{pdecl.name} must be a theorem, found `{pdecl.kind}`", where=pwhere
         )
-    reach = _Reach(workspace, pmodule)
+    context = context or _Context(workspace)
+    reach = context.reach(pmodule)
     if pdecl.has_binders or pdecl.type_name is None:
         reasons.append(f"the type of {pdecl.name} is not exactly {sdecl.name}")
         violation(
@@ -327,7 +385,7 @@ def target_status(
         reasons.append("statements are not pinned (run `missions pin`)")
     elif not pin.matches:
         reasons.append("statement closure changed since it was pinned")
-    reasons.extend(_closure_risks(workspace, pmodule))
+    reasons.extend(context.risks(pmodule))
     reasons.extend(reach.problems(proof))
     result.reasons = list(dict.fromkeys(reasons))
     if not result.reasons:
@@ -337,10 +395,11 @@ def target_status(
 
 def analyze(catalog: Catalog, workspace: Workspace, ids: list[str] | None = None) -> Analysis:
     missions: list[MissionStatus] = []
+    context = _Context(workspace)
     for mission_file in catalog.select(ids or []):
         pin = pin_state(workspace, mission_file.mission)
         statuses = [
-            target_status(workspace, mission_file, pin, target)
+            target_status(workspace, mission_file, pin, target, context)
             for target in mission_file.mission.targets
         ]
         missions.append(MissionStatus(mission_file, pin, statuses))

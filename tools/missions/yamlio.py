@@ -80,7 +80,20 @@ def line_of(doc: Any, loc: tuple[int | str, ...]) -> int:
     return line
 
 
-def _check_structure(path: Path, doc: Any) -> list[Problem]:
+def fast_load(text: str) -> Any:
+    """Parse with the safe loader (C-accelerated when ruamel.yaml.clib is present).
+
+    Returns ``None`` for anything it cannot parse or construct; callers then take the
+    round-trip path, which reports the problem on its line.
+    """
+    yaml = YAML(typ="safe", pure=False)
+    try:
+        return yaml.load(text)
+    except (YAMLError, RecursionError, ValueError):
+        return None
+
+
+def structure_problems(path: Path, doc: Any) -> list[Problem]:
     """Reject explicit tags, recursion and alias expansion beyond the node budget."""
     problems: list[Problem] = []
     sizes: dict[int, int] = {}
@@ -176,7 +189,7 @@ def load_document(path: Path, text: str | None = None) -> CommentedMap:
         raise InputError.single(path, 1, "YAML nesting too deep") from None
     if doc is None:
         raise InputError.single(path, 1, "empty file")
-    problems = _check_structure(path, doc)
+    problems = structure_problems(path, doc)
     if problems:
         raise InputError(problems)
     if not isinstance(doc, CommentedMap):

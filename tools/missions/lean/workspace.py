@@ -2,14 +2,12 @@
 
 Scans are cached by content hash (sha256 of the file bytes plus the scanner version), and a
 stat index (size and modification time) lets a warm run skip reading unchanged files
-entirely. The cache lives outside the repository (``$MISSIONS_CACHE_DIR``, else the user's
-cache directory) so that nobody can commit a forged scan result into a pull request.
+entirely (see :mod:`missions.cache` for where the cache lives and why).
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import re
 from collections.abc import Iterable, Iterator
@@ -17,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from missions.cache import default_cache_dir, read_store, write_store
 from missions.errors import InputError, Problem
 from missions.lean.scan import SCANNER_VERSION, Decl, FileScan, scan_source
 
@@ -59,26 +58,17 @@ def module_name(root: Path, path: Path) -> str:
     return ".".join(relative.parts)
 
 
-def default_cache_dir(root: Path) -> Path:
-    base = os.environ.get("MISSIONS_CACHE_DIR")
-    if base:
-        cache = Path(base)
-    else:
-        xdg = os.environ.get("XDG_CACHE_HOME")
-        cache = Path(xdg) if xdg else Path.home() / ".cache"
-        cache = cache / "missions"
-    key = hashlib.sha256(str(root.resolve()).encode()).hexdigest()[:16]
-    return cache / key
-
-
 @dataclass
 class Module:
     name: str
     path: Path
     scan: FileScan
+    _rel: str | None = field(default=None, repr=False)
 
     def rel(self, root: Path) -> str:
-        return str(self.path.relative_to(root))
+        if self._rel is None:
+            self._rel = str(self.path.relative_to(root))
+        return self._rel
 
 
 @dataclass
@@ -93,15 +83,8 @@ class ScanCache:
     @classmethod
     def open(cls, directory: Path | None) -> ScanCache:
         cache = cls(directory)
-        if directory is None:
-            return cache
-        index = directory / f"scan-v{SCANNER_VERSION}.json"
-        try:
-            data = json.loads(index.read_text(encoding="utf-8"))
-            if isinstance(data, dict) and data.get("version") == SCANNER_VERSION:
-                cache.entries = data.get("files", {})
-        except (OSError, ValueError):
-            pass
+        if directory is not None:
+            cache.entries = read_store(directory / "scan.json", SCANNER_VERSION)
         return cache
 
     def scan(self, path: Path) -> FileScan:
@@ -137,17 +120,7 @@ class ScanCache:
             return
         keep = set(live)
         files = {k: v for k, v in self.entries.items() if k in keep}
-        try:
-            self.directory.mkdir(parents=True, exist_ok=True)
-            index = self.directory / f"scan-v{SCANNER_VERSION}.json"
-            tmp = index.with_suffix(f".{os.getpid()}.tmp")
-            tmp.write_text(
-                json.dumps({"version": SCANNER_VERSION, "files": files}, separators=(",", ":")),
-                encoding="utf-8",
-            )
-            os.replace(tmp, index)
-        except OSError:
-            pass  # a cache that cannot be written only costs time
+        write_store(self.directory / "scan.json", SCANNER_VERSION, files)
 
 
 @dataclass
@@ -159,6 +132,11 @@ class Workspace:
     modules: dict[str, Module]
     by_name: dict[str, list[tuple[Module, Decl]]] = field(default_factory=dict)
     by_last: dict[str, list[str]] = field(default_factory=dict)
+    _closures: dict[str, list[str]] = field(default_factory=dict, repr=False)
+    _mentions: dict[int, list[str]] = field(default_factory=dict, repr=False)
+    _resolved: dict[tuple[str, str, tuple[str, ...]], list[str]] = field(
+        default_factory=dict, repr=False
+    )
 
     def __post_init__(self) -> None:
         # the lexer stops at `#exit`, so declarations after it are never indexed
@@ -188,6 +166,12 @@ class Workspace:
 
     def closure(self, start: str) -> list[str]:
         """Workspace modules ``start`` imports transitively, ``start`` included (sorted)."""
+        cached = self._closures.get(start)
+        if cached is None:
+            cached = self._closures[start] = self._compute_closure(start)
+        return cached
+
+    def _compute_closure(self, start: str) -> list[str]:
         seen: set[str] = set()
         stack = [start]
         while stack:
@@ -219,6 +203,13 @@ class Workspace:
         then the root) but keeps every candidate rather than Lean's first choice, and maps
         generated names (``Foo.mk``, ``foo.eq_1``) to the declaration that made them.
         """
+        key = (ident, namespace, tuple(opens))
+        cached = self._resolved.get(key)
+        if cached is None:
+            cached = self._resolved[key] = self._resolve(ident, namespace, opens)
+        return cached
+
+    def _resolve(self, ident: str, namespace: str, opens: list[str]) -> list[str]:
         if ident.startswith("_root_."):
             candidates = [ident[len("_root_.") :]]
         else:
@@ -241,6 +232,18 @@ class Workspace:
             # `h.lemma` with a local `h`: generalized field notation
             found.extend(self.by_last.get(ident.rsplit(".", 1)[-1], []))
         return found
+
+    def mention_targets(self, decl: Decl) -> list[str]:
+        """Every workspace name ``decl`` may refer to (memoized per declaration)."""
+        cached = self._mentions.get(id(decl))
+        if cached is None:
+            names: list[str] = []
+            for mention in decl.mentions:
+                names.extend(self.resolve(mention, decl.namespace, decl.opens))
+            for suffix in decl.dot_mentions:
+                names.extend(self.resolve_dot(suffix))
+            cached = self._mentions[id(decl)] = list(dict.fromkeys(names))
+        return cached
 
     def resolve_dot(self, suffix: str) -> list[str]:
         """Candidates for ``.suffix`` (field notation on an expression of unknown type)."""

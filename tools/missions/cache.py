@@ -1,0 +1,49 @@
+"""Where cached results live, and small JSON stores keyed by file stat.
+
+The cache sits outside the repository (``$MISSIONS_CACHE_DIR``, else the user's cache
+directory, one folder per workspace) so that nobody can commit a forged result into a
+pull request. A lost or corrupt cache only costs time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+
+def default_cache_dir(root: Path) -> Path:
+    base = os.environ.get("MISSIONS_CACHE_DIR")
+    if base:
+        cache = Path(base)
+    else:
+        xdg = os.environ.get("XDG_CACHE_HOME")
+        cache = (Path(xdg) if xdg else Path.home() / ".cache") / "missions"
+    key = hashlib.sha256(str(root.resolve()).encode()).hexdigest()[:16]
+    return cache / key
+
+
+def read_store(path: Path, version: str) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if isinstance(data, dict) and data.get("version") == version:
+        files = data.get("files", {})
+        return files if isinstance(files, dict) else {}
+    return {}
+
+
+def write_store(path: Path, version: str, files: dict[str, Any]) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(
+            json.dumps({"version": version, "files": files}, separators=(",", ":")),
+            encoding="utf-8",
+        )
+        os.replace(tmp, path)
+    except OSError:
+        pass
