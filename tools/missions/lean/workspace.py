@@ -134,6 +134,7 @@ class Workspace:
     by_last: dict[str, list[str]] = field(default_factory=dict)
     _closures: dict[str, list[str]] = field(default_factory=dict, repr=False)
     _mentions: dict[int, list[str]] = field(default_factory=dict, repr=False)
+    _scope_hits: dict[tuple[str, tuple[str, ...]], bool] = field(default_factory=dict, repr=False)
     _resolved: dict[tuple[str, str, tuple[str, ...]], list[str]] = field(
         default_factory=dict, repr=False
     )
@@ -209,7 +210,21 @@ class Workspace:
             cached = self._resolved[key] = self._resolve(ident, namespace, opens)
         return cached
 
+    def _could_match(self, ident: str, namespace: str, opens: list[str]) -> bool:
+        """Cheap necessary condition: every candidate ends in a component of these names."""
+        by_last = self.by_last
+        if any(part in by_last for part in ident.split(".")):
+            return True
+        scope_key = (namespace, tuple(opens))
+        hit = self._scope_hits.get(scope_key)
+        if hit is None:
+            parts = namespace.split(".") + [p for o in opens for p in o.split(".")]
+            hit = self._scope_hits[scope_key] = any(part in by_last for part in parts)
+        return hit
+
     def _resolve(self, ident: str, namespace: str, opens: list[str]) -> list[str]:
+        if not self._could_match(ident, namespace, opens):
+            return []
         if ident.startswith("_root_."):
             candidates = [ident[len("_root_.") :]]
         else:
