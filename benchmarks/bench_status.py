@@ -1,0 +1,404 @@
+#!/usr/bin/env python3
+"""Benchmark `missions status --json` against `grep -rc sorry` on a large synthetic workspace.
+
+One run of this script:
+
+1. generates the synthetic workspace (``generate_tree.py``) into a temporary directory, or
+   uses ``--tree DIR`` (generated there first if DIR is missing or empty, then kept);
+2. times ``grep -rc sorry DIR/Formal`` (best of 3): the floor, reading every Lean file once;
+3. times ``missions status --json --root DIR`` cold: a fresh, empty ``MISSIONS_CACHE_DIR``,
+   so every Lean file is read, hashed and scanned;
+4. times the same command warm: the cache the cold run left behind (best of 3);
+5. records the peak RSS of every missions run.
+
+Each command runs under a tiny wrapper process that starts it, times it with
+``time.perf_counter`` and reads ``resource.getrusage(RUSAGE_CHILDREN)`` after it exits; the
+wrapper has no other child, so ``ru_maxrss`` is the command's own peak RSS and the wall time
+excludes the wrapper's start-up. Times are compared as ratios to grep from the same run on
+the same machine, so results are comparable across machines. Aims (printed, never enforced):
+warm <= 2x grep, cold <= 10x grep, peak RSS < 300 MB.
+
+Usage:
+    python benchmarks/bench_status.py [--tree DIR] [--json] [--missions N] [--files N]
+        [--lines N] [--seed N] [--cold-runs 1] [--warm-runs 3] [--grep-runs 3] [--keep]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import generate_tree  # noqa: E402
+
+AIM_WARM = 2.0
+AIM_COLD = 10.0
+AIM_PEAK_MB = 300.0
+
+WRAPPER = r"""
+import json, resource, subprocess, sys, time
+out, cmd = sys.argv[1], sys.argv[2:]
+before = resource.getrusage(resource.RUSAGE_CHILDREN)
+try:  # this process's own high-water mark (RUSAGE_SELF would include what exec carried in)
+    with open("/proc/self/status") as status:
+        floor = next(int(l.split()[1]) for l in status if l.startswith("VmHWM:"))
+except (OSError, StopIteration):
+    floor = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+with open(out, "wb") as sink:
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=sink, stderr=subprocess.PIPE)
+    _, err = proc.communicate()
+    wall = time.perf_counter() - start
+after = resource.getrusage(resource.RUSAGE_CHILDREN)
+json.dump({
+    "rc": proc.returncode,
+    "wall": wall,
+    "user": after.ru_utime - before.ru_utime,
+    "sys": after.ru_stime - before.ru_stime,
+    "maxrss_kib": after.ru_maxrss,  # the only child: its peak RSS (KiB on Linux)
+    "floor_kib": floor,  # the wrapper's own RSS, which exec carries into the child's maxrss
+    "stderr": err.decode("utf-8", "replace")[-4000:],
+}, sys.stdout)
+"""
+
+
+FINGERPRINT = r"""
+import hashlib, json, pathlib, missions
+root = pathlib.Path(missions.__file__).resolve().parent
+h = hashlib.sha256()
+for path in sorted(root.rglob("*.py")):
+    h.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
+print(json.dumps({"path": str(root), "sha256": h.hexdigest()[:16]}))
+"""
+
+
+def interpreter_of(executable: str) -> str:
+    """The Python that runs a console script (its shebang), else this one."""
+    try:
+        with open(executable, "rb") as script:
+            first = script.readline().decode("utf-8", "replace")
+    except OSError:
+        return sys.executable
+    if first.startswith("#!") and "python" in first:
+        return first[2:].strip().split()[0]
+    return sys.executable
+
+
+def code_fingerprint(python: str) -> dict[str, Any]:
+    """Which `missions` source the runs use: its directory, a hash, and git's view of it."""
+    proc = subprocess.run([python, "-c", FINGERPRINT], capture_output=True, text=True)
+    if proc.returncode != 0:
+        return {"path": None, "sha256": None, "commit": None, "dirty": None}
+    info: dict[str, Any] = json.loads(proc.stdout)
+    git = shutil.which("git")
+    info["commit"] = info["dirty"] = None
+    if git:
+        head = subprocess.run(
+            [git, "-C", info["path"], "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+        )
+        if head.returncode == 0:
+            info["commit"] = head.stdout.strip()
+            dirty = subprocess.run(
+                [git, "-C", info["path"], "status", "--porcelain", "--", "."],
+                capture_output=True,
+                text=True,
+            )
+            info["dirty"] = bool(dirty.stdout.strip())
+    return info
+
+
+def measure(cmd: list[str], env: dict[str, str], out: Path) -> dict[str, Any]:
+    """Run ``cmd`` once under the wrapper; its stdout goes to ``out``."""
+    proc = subprocess.run(
+        [sys.executable, "-c", WRAPPER, str(out), *cmd],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    result: dict[str, Any] = json.loads(proc.stdout)
+    result["peak_mb"] = result["maxrss_kib"] / 1024
+    # exec records the forking process's RSS in the child's ru_maxrss, so the wrapper's own
+    # RSS is a floor: a value at the floor means "at most this much" (grep), anything above
+    # it is the command's true peak.
+    result["floor_mb"] = result["floor_kib"] / 1024
+    return result
+
+
+def missions_command(explicit: str | None) -> str:
+    if explicit:
+        return explicit
+    sibling = Path(sys.executable).parent / "missions"
+    if sibling.exists():
+        return str(sibling)
+    found = shutil.which("missions")
+    if found is None:
+        sys.exit("bench_status: no `missions` executable (use the venv python or --missions-cmd)")
+    return found
+
+
+def tree_stats(root: Path) -> dict[str, int]:
+    files = lines = sorry_lines = 0
+    paths = [root / "Formal.lean"] if (root / "Formal.lean").is_file() else []
+    paths += sorted((root / "Formal").rglob("*.lean"))
+    for path in paths:
+        text = path.read_text(encoding="utf-8")
+        files += 1
+        lines += text.count("\n")
+        sorry_lines += sum("sorry" in line for line in text.splitlines())
+    missions = len(list((root / "missions").glob("*.yaml")))
+    return {
+        "missions": missions,
+        "lean_files": files,
+        "lean_lines": lines,
+        "sorry_lines": sorry_lines,
+    }
+
+
+def best(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    return min(runs, key=lambda r: r["wall"])
+
+
+def check(run: dict[str, Any], what: str, ok_codes: tuple[int, ...] = (0,)) -> None:
+    if run["rc"] not in ok_codes:
+        sys.exit(f"bench_status: {what} exited {run['rc']}:\n{run['stderr']}")
+
+
+def bench(root: Path, args: argparse.Namespace, work: Path) -> dict[str, Any]:
+    missions = missions_command(args.missions_cmd)
+    python = interpreter_of(missions)
+    code_before = code_fingerprint(python)
+    base_env = {k: v for k, v in os.environ.items() if k != "MISSIONS_CACHE_DIR"}
+    base_env["MISSIONS_DEBUG"] = "1"  # a crash prints a traceback instead of one line
+    out = work / "stdout"
+
+    # (a) grep: the floor
+    grep = ["grep", "-rc", "sorry", str(root / "Formal")]
+    grep_runs = [measure(grep, base_env, out) for _ in range(args.grep_runs)]
+    for run in grep_runs:
+        check(run, "grep", (0, 1))
+    grep_matches = sum(
+        int(line.rsplit(":", 1)[1]) for line in out.read_text().splitlines() if ":" in line
+    )
+
+    status = [missions, "status", "--json", "--root", str(root)]
+
+    def status_run(cache: Path, what: str) -> tuple[dict[str, Any], dict[str, Any]]:
+        env = dict(base_env, MISSIONS_CACHE_DIR=str(cache))
+        run = measure(status, env, out)
+        check(run, what)
+        return run, json.loads(out.read_text(encoding="utf-8"))
+
+    # (b) cold: a fresh, empty cache directory for every cold run
+    cold_runs: list[dict[str, Any]] = []
+    reference: dict[str, Any] | None = None
+    cache = work / "cache-0"
+    for k in range(args.cold_runs):
+        cache = work / f"cache-{k}"
+        shutil.rmtree(cache, ignore_errors=True)
+        cache.mkdir(parents=True)
+        run, data = status_run(cache, "cold missions status")
+        cold_runs.append(run)
+        reference = reference or data
+        if data != reference:
+            sys.exit("bench_status: two cold runs printed different JSON")
+
+    # (c) warm: the cache the last cold run wrote
+    warm_runs: list[dict[str, Any]] = []
+    for _ in range(args.warm_runs):
+        run, data = status_run(cache, "warm missions status")
+        warm_runs.append(run)
+        if data != reference:
+            sys.exit("bench_status: a warm run printed different JSON from the cold run")
+
+    # start-up floor of the CLI (information only)
+    version_runs = [measure([missions, "--version"], base_env, out) for _ in range(3)]
+    for run in version_runs:
+        check(run, "missions --version")
+
+    g, c, w = best(grep_runs), best(cold_runs), best(warm_runs)
+    cold_peak = max(r["peak_mb"] for r in cold_runs)
+    warm_peak = max(r["peak_mb"] for r in warm_runs)
+    peak = max(cold_peak, warm_peak)
+    assert reference is not None
+    code_after = code_fingerprint(python)
+    code = dict(code_before, changed_during_run=code_after != code_before)
+    return {
+        "code": code,
+        "grep_matches": grep_matches,
+        "status_summary": reference["summary"],
+        "runs": {
+            "grep": {
+                "runs": len(grep_runs),
+                "wall_s": g["wall"],
+                "peak_mb": g["peak_mb"],
+                "all_wall_s": [r["wall"] for r in grep_runs],
+            },
+            "rss_floor_mb": max(r["floor_mb"] for r in grep_runs + cold_runs + warm_runs),
+            "cold": {
+                "runs": len(cold_runs),
+                "wall_s": c["wall"],
+                "user_s": c["user"],
+                "sys_s": c["sys"],
+                "peak_mb": cold_peak,
+                "all_wall_s": [r["wall"] for r in cold_runs],
+            },
+            "warm": {
+                "runs": len(warm_runs),
+                "wall_s": w["wall"],
+                "user_s": w["user"],
+                "sys_s": w["sys"],
+                "peak_mb": warm_peak,
+                "all_wall_s": [r["wall"] for r in warm_runs],
+            },
+            "startup": {
+                "runs": len(version_runs),
+                "wall_s": best(version_runs)["wall"],
+                "peak_mb": max(r["peak_mb"] for r in version_runs),
+            },
+        },
+        "ratios": {
+            "cold_over_grep": c["wall"] / g["wall"],
+            "warm_over_grep": w["wall"] / g["wall"],
+        },
+        "aims": {
+            "warm_le_2x_grep": {
+                "aim": AIM_WARM,
+                "value": w["wall"] / g["wall"],
+                "met": w["wall"] / g["wall"] <= AIM_WARM,
+            },
+            "cold_le_10x_grep": {
+                "aim": AIM_COLD,
+                "value": c["wall"] / g["wall"],
+                "met": c["wall"] / g["wall"] <= AIM_COLD,
+            },
+            "peak_lt_300_mb": {"aim": AIM_PEAK_MB, "value": peak, "met": peak < AIM_PEAK_MB},
+        },
+    }
+
+
+def print_table(result: dict[str, Any]) -> None:
+    tree, runs = result["tree"], result["runs"]
+    s = result["status_summary"]
+    print(f"workspace  {tree['root']}")
+    print(
+        f"           {tree['lean_files']:,} Lean files, {tree['lean_lines']:,} lines, "
+        f"{tree['missions']:,} missions, {s['targets']:,} targets"
+        + (f" (generated in {tree['generate_s']:.1f} s)" if tree.get("generate_s") else "")
+    )
+    print(
+        f"status     {s['proved']} proved, {s['stated']} stated, {s['missing']} missing, "
+        f"{s['external']} external; {s['complete']} of {s['missions']} missions complete"
+    )
+    print(f"grep       {result['grep_matches']:,} lines with `sorry`")
+    print(f"python     {result['python']}")
+    code = result["code"]
+    where = f"{code['path']} sha256:{code['sha256']}"
+    if code["commit"]:
+        where += f" (git {code['commit']}{', uncommitted changes' if code['dirty'] else ''})"
+    print(f"code       {where}")
+    if code["changed_during_run"]:
+        print("WARNING    the missions source changed during this run: the numbers mix versions")
+    print()
+    rows = [
+        ("grep -rc sorry DIR/Formal", "grep", "best of"),
+        ("missions status --json (cold)", "cold", "best of"),
+        ("missions status --json (warm)", "warm", "best of"),
+        ("missions --version (start-up, info)", "startup", "best of"),
+    ]
+    print(f"{'command':<38} {'wall s':>9} {'x grep':>8} {'peak MB':>9}  runs")
+    grep_wall = runs["grep"]["wall_s"]
+    floor = runs["rss_floor_mb"]
+    for label, key, how in rows:
+        r = runs[key]
+        peak = f"{r['peak_mb']:.1f}" if r["peak_mb"] > floor + 0.5 else f"<={r['peak_mb']:.1f}"
+        print(
+            f"{label:<38} {r['wall_s']:>9.3f} {r['wall_s'] / grep_wall:>8.1f} "
+            f"{peak:>9}  {how} {r['runs']}"
+        )
+    print(f"(peak RSS floor: the measuring wrapper's own {floor:.1f} MB)")
+    print()
+    aims = result["aims"]
+    met = lambda ok: "met" if ok else "NOT met"  # noqa: E731
+    a = aims["warm_le_2x_grep"]
+    print(f"warm/grep  {a['value']:8.2f}x   aim <= {a['aim']:g}x    {met(a['met'])}")
+    a = aims["cold_le_10x_grep"]
+    print(f"cold/grep  {a['value']:8.2f}x   aim <= {a['aim']:g}x   {met(a['met'])}")
+    a = aims["peak_lt_300_mb"]
+    print(
+        f"peak RSS   {a['value']:8.1f} MB  aim < {a['aim']:g} MB  {met(a['met'])}"
+        f"   (cold {runs['cold']['peak_mb']:.1f} MB, warm {runs['warm']['peak_mb']:.1f} MB)"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tree", type=Path, help="use (or generate and keep) the tree at DIR")
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    parser.add_argument("--missions", type=int, default=500)
+    parser.add_argument("--files", type=int, default=2000)
+    parser.add_argument("--lines", type=int, default=200_000)
+    parser.add_argument("--seed", type=int, default=generate_tree.DEFAULT_SEED)
+    parser.add_argument("--grep-runs", type=int, default=3)
+    parser.add_argument("--cold-runs", type=int, default=1)
+    parser.add_argument("--warm-runs", type=int, default=3)
+    parser.add_argument("--missions-cmd", help="the missions executable (default: the venv's)")
+    parser.add_argument("--keep", action="store_true", help="keep the temporary tree")
+    args = parser.parse_args(argv)
+    for name in ("grep_runs", "cold_runs", "warm_runs"):
+        if getattr(args, name) < 1:
+            parser.error(f"--{name.replace('_', '-')} must be at least 1")
+
+    work = Path(tempfile.mkdtemp(prefix="missions-bench-"))
+    try:
+        generate_s = None
+        if args.tree is not None:
+            root = args.tree.resolve()
+            if not root.exists() or not any(root.iterdir()):
+                start = time.perf_counter()
+                generate_tree.generate(
+                    root, missions=args.missions, files=args.files, lines=args.lines, seed=args.seed
+                )
+                generate_s = time.perf_counter() - start
+        else:
+            root = work / "tree"
+            start = time.perf_counter()
+            generate_tree.generate(
+                root, missions=args.missions, files=args.files, lines=args.lines, seed=args.seed
+            )
+            generate_s = time.perf_counter() - start
+        if not args.json:
+            print(f"benchmarking {root} ...", file=sys.stderr)
+        result = bench(root, args, work)
+        result = {
+            "tree": {"root": str(root), **tree_stats(root), "generate_s": generate_s},
+            "python": sys.version.split()[0],
+            **result,
+        }
+        if args.json:
+            print(json.dumps(result, indent=2))
+        else:
+            print_table(result)
+        if args.keep and args.tree is None:
+            kept = Path(tempfile.mkdtemp(prefix="missions-bench-tree-"))
+            shutil.move(str(root), kept / "tree")
+            print(f"kept the tree at {kept / 'tree'}", file=sys.stderr)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
