@@ -19,6 +19,7 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from missions.catalog import Mission, MissionFile
 from missions.errors import InputError
 from missions.lean.workspace import Workspace, module_path
+from missions.yamlio import set_key
 
 
 @dataclass
@@ -98,17 +99,17 @@ def apply_pin(
         )
     doc = mission_file.doc
     lean = doc["lean"]
-    _set_after(
+    set_key(
         lean,
         "statement_pin",
         state.digest,
         after="statements" if "statements" in lean else "module",
     )
-    _set_after(lean, "pinned_at", commit, after="statement_pin")
+    set_key(lean, "pinned_at", commit, after="statement_pin")
     history = doc.get("statement_history")
     if history is None:
         history = CommentedSeq()
-        _set_after(doc, "statement_history", history, after="lean")
+        set_key(doc, "statement_history", history, after="lean")
     last = max((int(entry["revision"]) for entry in history), default=0)
     entry = CommentedMap()
     entry["revision"] = last + 1
@@ -118,12 +119,3 @@ def apply_pin(
     entry["commit"] = commit
     history.append(entry)
     return True
-
-
-def _set_after(mapping: CommentedMap, key: str, value: object, *, after: str) -> None:
-    if key in mapping:
-        mapping[key] = value
-        return
-    keys = list(mapping.keys())
-    position = keys.index(after) + 1 if after in keys else len(keys)
-    mapping.insert(position, key, value)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from missions.status import MissionStatus
-from missions.yamlio import atomic_write_text, dump_document
+from missions.yamlio import atomic_write_text, dump_document, set_key
 
 
 def sync_mission(mission: MissionStatus, *, dry_run: bool = False) -> list[str]:
@@ -20,20 +20,11 @@ def sync_mission(mission: MissionStatus, *, dry_run: bool = False) -> list[str]:
         if before == after:
             continue
         changed.append(status.target.id)
-        _put(node, "status", status.status)
+        set_key(node, "status", status.status)
         if status.evidence is None:
             node.pop("evidence", None)
         else:
-            _put(node, "evidence", status.evidence, after="status")
+            set_key(node, "evidence", status.evidence, after="status")
     if changed and not dry_run:
         atomic_write_text(mission.file.path, dump_document(doc))
     return changed
-
-
-def _put(node, key: str, value: str, after: str | None = None) -> None:  # type: ignore[no-untyped-def]
-    if key in node:
-        node[key] = value
-        return
-    keys = list(node.keys())
-    position = keys.index(after) + 1 if after in keys else len(keys)
-    node.insert(position, key, value)

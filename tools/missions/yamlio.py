@@ -217,3 +217,13 @@ def atomic_write_text(path: Path, text: str) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def set_key(mapping: CommentedMap, key: str, value: object, *, after: str | None = None) -> None:
+    """Set ``key``; a new key goes right after ``after`` (or last) so the layout stays readable."""
+    if key in mapping:
+        mapping[key] = value
+        return
+    keys = list(mapping.keys())
+    position = keys.index(after) + 1 if after in keys else len(keys)
+    mapping.insert(position, key, value)
