@@ -1,3 +1,3 @@
-from missions.cli import main
+from missions.fastpath import main
 
 main()

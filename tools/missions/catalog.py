@@ -507,26 +507,3 @@ def load_catalog(root: Path, *, use_cache: bool = True) -> Catalog:
     if problems:
         raise InputError(problems)
     return catalog
-
-
-def find_root(start: Path) -> Path:
-    """The nearest ancestor of ``start`` holding both ``lakefile.lean`` and ``missions/``."""
-    start = start.resolve()
-    for candidate in (start, *start.parents):
-        if (candidate / "lakefile.lean").is_file() and (candidate / "missions").is_dir():
-            return candidate
-    raise InputError.single(
-        start, 1, "no workspace root (a directory with lakefile.lean and missions/) here or above"
-    )
-
-
-def check_root(root: Path) -> Path:
-    """Validate an explicit ``--root``."""
-    root = root.resolve()
-    if not root.is_dir():
-        raise InputError.single(root, 1, "workspace root does not exist")
-    if not (root / "lakefile.lean").is_file():
-        raise InputError.single(root / "lakefile.lean", 1, "workspace root has no lakefile.lean")
-    if not (root / "missions").is_dir():
-        raise InputError.single(root / "missions", 1, "workspace root has no missions/ directory")
-    return root

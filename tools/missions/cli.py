@@ -22,13 +22,15 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from missions import __version__, gitinfo
-from missions.catalog import Catalog, check_root, find_root, load_catalog
+from missions import __version__, fastpath, gitinfo
+from missions.catalog import Catalog, load_catalog
 from missions.errors import InputError, Problem
 from missions.gate import run_gate
 from missions.lean.workspace import load_workspace
 from missions.pins import apply_pin, pin_state
+from missions.render import status_table, status_text, summary_line
 from missions.report import gate_json, report_json, report_markdown, status_json
+from missions.roots import check_root, find_root
 from missions.scaffold import plan, write
 from missions.status import Analysis, analyze
 from missions.sync import sync_mission
@@ -59,7 +61,6 @@ IdsArgument = Annotated[list[str] | None, typer.Argument(help="Mission ids (defa
 NoCacheOption = Annotated[
     bool, typer.Option("--no-cache", help="Rescan every Lean file, ignoring the scan cache.")
 ]
-STATUS_STYLE = {"proved": "green", "stated": "yellow", "missing": "red", "external": "cyan"}
 
 
 def _fail(problems: list[Problem]) -> NoReturn:
@@ -86,14 +87,10 @@ def _print_json(data: Any) -> None:
 
 def _analysis(root: Path | None, ids: list[str] | None, no_cache: bool = False) -> Analysis:
     resolved = _root(root)
-    catalog = load_catalog(resolved)
+    catalog = load_catalog(resolved, use_cache=not no_cache)
     catalog.select(ids or [])
     workspace = load_workspace(resolved, use_cache=not no_cache)
     return analyze(catalog, workspace, ids)
-
-
-def _status_text(status: str) -> Text:
-    return Text(status, style=STATUS_STYLE.get(status, ""))
 
 
 @app.command()
@@ -106,38 +103,18 @@ def status(
 ) -> None:
     """Missions and targets with their status and evidence."""
     with _input_errors():
-        analysis = _analysis(root, ids, no_cache)
+        resolved = _root(root)
+        key = fastpath.fingerprint(resolved, ids or [])
+        analysis = _analysis(resolved, ids, no_cache)
+    data = status_json(analysis)
+    text = json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n"
+    if not no_cache:
+        fastpath.store(resolved, key, text)
     if as_json:
-        _print_json(status_json(analysis))
+        sys.stdout.write(text)
         return
-    table = Table(
-        title="Missions (source evidence: no sorry visible, not compiled)", title_justify="left"
-    )
-    for column in ("mission", "target", "kind", "status", "evidence"):
-        table.add_column(column, no_wrap=True)
-    table.add_column("why not proved", overflow="fold", ratio=1)
-    for mission in analysis.missions:
-        first = True
-        for target in mission.targets:
-            reasons = target.reasons if why else target.reasons[:1]
-            more = f" (+{len(target.reasons) - 1})" if not why and len(target.reasons) > 1 else ""
-            table.add_row(
-                Text(f"{mission.id}\n[{mission.status}]") if first else Text(""),
-                target.target.id,
-                target.target.kind,
-                _status_text(target.status),
-                target.evidence or "-",
-                Text("\n".join(reasons) + more),
-                end_section=target is mission.targets[-1],
-            )
-            first = False
-    out.print(table)
-    summary = analysis.summary()
-    out.print(
-        f"{summary['missions']} missions ({summary['complete']} complete), {summary['targets']} "
-        f"targets: {summary['proved']} proved, {summary['stated']} stated, "
-        f"{summary['missing']} missing, {summary['external']} external"
-    )
+    out.print(status_table(data, why=why))
+    out.print(summary_line(data))
 
 
 @app.command()
@@ -209,7 +186,7 @@ def show(
         title = Text.assemble(
             (f"{target.id} ", "bold"),
             f"({target.kind}) ",
-            _status_text(status_entry.status),
+            status_text(status_entry.status),
             f" · {status_entry.evidence or '-'} · {target.title}",
         )
         out.print(Panel(body, title=title, title_align="left", expand=True))

@@ -7,12 +7,11 @@ records, and the CLI prints them one per line and exits with code 2.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 
-@dataclass(frozen=True, order=True)
-class Problem:
+class Problem(NamedTuple):
     """One thing wrong with an input file, located as precisely as we know."""
 
     path: str

@@ -31,8 +31,6 @@ from missions.lean.lexer import (
     lex,
 )
 
-SCANNER_VERSION = "1"
-
 DECL_KEYWORDS = frozenset(
     {
         "theorem",

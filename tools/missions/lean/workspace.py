@@ -8,16 +8,16 @@ entirely (see :mod:`missions.cache` for where the cache lives and why).
 from __future__ import annotations
 
 import hashlib
-import os
-import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from missions import SCANNER_VERSION
 from missions.cache import default_cache_dir, read_store, write_store
 from missions.errors import InputError, Problem
-from missions.lean.scan import SCANNER_VERSION, Decl, FileScan, scan_source
+from missions.lean.scan import Decl, FileScan, scan_source
+from missions.roots import iter_lean_files, library_roots
 
 #: Import roots that come from Mathlib and its dependencies (trusted, pinned).
 EXTERNAL_ROOTS = frozenset(
@@ -36,17 +36,6 @@ EXTERNAL_ROOTS = frozenset(
         "ImportGraph",
     }
 )
-_LEAN_LIB = re.compile(r"^\s*lean_lib\s+«?([A-Za-z_][A-Za-z0-9_']*)»?", re.MULTILINE)
-
-
-def library_roots(root: Path) -> list[str]:
-    """The ``lean_lib`` names declared in ``lakefile.lean`` (default ``Formal``)."""
-    try:
-        text = (root / "lakefile.lean").read_text(encoding="utf-8")
-    except OSError:
-        return ["Formal"]
-    names = _LEAN_LIB.findall(text)
-    return names or ["Formal"]
 
 
 def module_path(root: Path, module: str) -> Path:
@@ -271,17 +260,8 @@ class Workspace:
 
 
 def lean_files(root: Path, libraries: list[str]) -> Iterator[Path]:
-    for library in libraries:
-        top = root / f"{library}.lean"
-        if top.is_file():
-            yield top
-        directory = root / library
-        if directory.is_dir():
-            for dirpath, dirnames, filenames in os.walk(directory):
-                dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-                for filename in sorted(filenames):
-                    if filename.endswith(".lean"):
-                        yield Path(dirpath) / filename
+    for path in iter_lean_files(str(root), libraries):
+        yield Path(path)
 
 
 def load_workspace(root: Path, *, use_cache: bool = True) -> Workspace:

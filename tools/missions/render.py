@@ -1,0 +1,51 @@
+"""Terminal rendering of ``status`` from its JSON form.
+
+Rendering from the JSON contract (not from live objects) lets the start-up fast path print
+a cached result with nothing but rich loaded.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.table import Table
+from rich.text import Text
+
+STATUS_STYLE = {"proved": "green", "stated": "yellow", "missing": "red", "external": "cyan"}
+
+
+def status_text(status: str) -> Text:
+    return Text(status, style=STATUS_STYLE.get(status, ""))
+
+
+def status_table(data: dict[str, Any], *, why: bool = False) -> Table:
+    table = Table(
+        title="Missions (source evidence: no sorry visible, not compiled)", title_justify="left"
+    )
+    for column in ("mission", "target", "kind", "status", "evidence"):
+        table.add_column(column, no_wrap=True)
+    table.add_column("why not proved", overflow="fold", ratio=1)
+    for mission in data["missions"]:
+        targets = mission["targets"]
+        for index, target in enumerate(targets):
+            reasons = target["reasons"] if why else target["reasons"][:1]
+            more = len(target["reasons"]) - len(reasons)
+            table.add_row(
+                Text(f"{mission['id']}\n[{mission['status']}]") if index == 0 else Text(""),
+                target["id"],
+                target["kind"],
+                status_text(target["status"]),
+                target["evidence"] or "-",
+                Text("\n".join(reasons) + (f" (+{more})" if more else "")),
+                end_section=index == len(targets) - 1,
+            )
+    return table
+
+
+def summary_line(data: dict[str, Any]) -> str:
+    s = data["summary"]
+    return (
+        f"{s['missions']} missions ({s['complete']} complete), {s['targets']} targets: "
+        f"{s['proved']} proved, {s['stated']} stated, {s['missing']} missing, "
+        f"{s['external']} external"
+    )
