@@ -240,3 +240,10 @@ def test_installed_command_in_a_subprocess(repo: Path) -> None:
         check=False,
     )
     assert module.returncode == 0 and "YAML valid" in module.stdout
+
+
+def test_non_utf8_lean_file_is_bad_input(repo: Path) -> None:
+    (repo / "Formal/MAE/Latin1.lean").write_bytes(b"-- ok\n-- caf\xe9\n")
+    code, _, stderr = run("check", "--root", str(repo))
+    assert code == 2
+    assert stderr.strip().endswith("Formal/MAE/Latin1.lean:2: Lean file is not valid UTF-8")

@@ -13,8 +13,9 @@ layer can refuse to certify anything that could depend on it.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 from missions.lean.lexer import (
@@ -231,7 +232,17 @@ class FileScan:
     digest: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        # dataclasses.asdict deep-copies every list; the fields here are plain data already
+        return {
+            "imports": self.imports,
+            "decls": [vars(d) for d in self.decls],
+            "extensions": [vars(e) for e in self.extensions],
+            "findings": [vars(f) for f in self.findings],
+            "sorry_lines": self.sorry_lines,
+            "exit_line": self.exit_line,
+            "error": self.error,
+            "digest": self.digest,
+        }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> FileScan:
@@ -277,6 +288,9 @@ class _FileScanner:
         self.result = FileScan()
         self.scopes: list[_Scope] = [_Scope("root", [])]
         self.pending_opens: list[str] = []
+        self.sorry_at: list[int] = []
+        self.native_at: list[int] = []
+        self._native_set: set[int] = set()
 
     # ----------------------------------------------------------------- helpers
     def line(self, index: int) -> int:
@@ -302,12 +316,14 @@ class _FileScanner:
     def run(self) -> FileScan:
         tokens = self.tokens
         start = self._header()
+        # token indices of sorry-like and native terms, found once and sliced per command
+        self.sorry_at = [i for i in range(start, len(tokens)) if self._is_sorry(i)]
+        self.native_at = [i for i in range(start, len(tokens)) if self._is_native(i)]
+        self._native_set = set(self.native_at)
         bounds = self._split(start)
         for begin, end in bounds:
             self._command(begin, end)
-        self.result.sorry_lines = sorted(
-            {self.line(i) for i in range(start, len(tokens)) if self._is_sorry(i)}
-        )
+        self.result.sorry_lines = sorted({self.line(i) for i in self.sorry_at})
         if self.src.exit_offset is not None:
             self.result.exit_line = self.src.line(self.src.exit_offset)
         if self.src.error is not None:
@@ -494,7 +510,7 @@ class _FileScanner:
                 continue
             if text == "set_option" and j + 1 < end and tokens[j + 1][1].startswith("debug."):
                 self._finding(j, "debug", f"`set_option {tokens[j + 1][1]}` weakens checking")
-            elif self._is_native(j):
+            elif j in self._native_set:
                 self._finding(j, "native", f"`{text}` trusts compiled code (adds an axiom)")
             elif text == "open" and j + 1 < end and tokens[j + 1][1] == "private":
                 self._finding(j, "open-private", "`open private` reaches private declarations")
@@ -527,11 +543,16 @@ class _FileScanner:
             return prev == "+" or nxt == ":="
         return False
 
+    def _lines_within(self, indices: list[int], begin: int, end: int) -> list[int]:
+        low = bisect.bisect_left(indices, begin)
+        high = bisect.bisect_left(indices, end)
+        return sorted({self.line(j) for j in indices[low:high]})
+
     def _sorries(self, begin: int, end: int) -> list[int]:
-        return sorted({self.line(j) for j in range(begin, end) if self._is_sorry(j)})
+        return self._lines_within(self.sorry_at, begin, end)
 
     def _natives(self, begin: int, end: int) -> list[int]:
-        return sorted({self.line(j) for j in range(begin, end) if self._is_native(j)})
+        return self._lines_within(self.native_at, begin, end)
 
     def _idents(self, begin: int, end: int) -> list[str]:
         return [ident_name(t[1]) for t in self.tokens[begin:end] if t[0] == IDENT]
