@@ -1,1 +1,2 @@
 import Formal.MAE
+import Formal.SharpMinima

@@ -1,0 +1,86 @@
+"""The bundled missions: target counts, dependency graphs, and what the scanner finds.
+
+Each entry records what a reviewer checked by hand: how many targets the mission has, which
+depends on which, and the status each target must have from the source scan. A change to a
+mission that alters any of these must update this table on purpose.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO
+from missions.catalog import load_catalog
+from missions.lean.workspace import load_workspace
+from missions.status import Analysis, analyze
+
+EXPECTED: dict[str, dict[str, tuple[str, list[str]]]] = {
+    # target id: (status from the source scan, depends_on)
+    "mae-normalized-pixel": {
+        "normalized-targets-agree": ("proved", []),
+        "masked-loss-zero": ("proved", ["normalized-targets-agree"]),
+        "no-separating-classifier": ("proved", []),
+        "goal": ("proved", ["masked-loss-zero", "no-separating-classifier"]),
+    },
+    "sharp-minima": {
+        "scaling-invariance": ("stated", []),
+        "derivative-transformation": ("stated", ["scaling-invariance"]),
+        "goal": ("stated", ["scaling-invariance", "derivative-transformation"]),
+    },
+}
+
+
+@pytest.fixture(scope="module")
+def analysis() -> Analysis:
+    return analyze(load_catalog(REPO, use_cache=False), load_workspace(REPO, use_cache=False))
+
+
+def test_every_bundled_mission_is_covered(analysis: Analysis) -> None:
+    assert sorted(m.id for m in analysis.missions) == sorted(EXPECTED)
+
+
+@pytest.mark.parametrize("mission_id", sorted(EXPECTED))
+def test_mission_targets_graph_and_statuses(analysis: Analysis, mission_id: str) -> None:
+    mission = next(m for m in analysis.missions if m.id == mission_id)
+    expected = EXPECTED[mission_id]
+    assert [t.target.id for t in mission.targets] == list(expected)
+    assert [t.target.kind for t in mission.targets].count("goal") == 1
+    for status in mission.targets:
+        want_status, want_deps = expected[status.target.id]
+        assert status.target.depends_on == want_deps
+        assert status.status == want_status, (status.target.id, status.reasons)
+        assert status.evidence == "source"
+        assert status.target.status == want_status  # the YAML is synced
+    assert mission.pin.matches, "statements changed since the pin"
+
+
+@pytest.mark.parametrize("mission_id", sorted(EXPECTED))
+def test_named_declarations_are_where_they_belong(analysis: Analysis, mission_id: str) -> None:
+    mission = next(m for m in analysis.missions if m.id == mission_id)
+    closure = set(mission.pin.modules)
+    for status in mission.targets:
+        assert status.statement_decl is not None, status.target.statement
+        module, decl = status.statement_decl
+        assert module.name in closure
+        assert decl.kind == "def" and decl.type_name == "Prop" and not decl.has_binders
+        assert status.proof_decl is not None, status.target.proof
+        proof_module, proof = status.proof_decl
+        assert proof_module.name not in closure
+        assert proof.is_theorem and not proof.has_binders
+        assert proof.type_name == decl.name.rsplit(".", 1)[-1]
+
+
+def test_goal_proofs_use_their_milestones_by_name() -> None:
+    text = (REPO / "Formal/MAE/Proofs.lean").read_text(encoding="utf-8")
+    goal = text[text.index("theorem goal") :]
+    assert "masked_loss_zero" in goal and "no_separating_classifier" in goal
+
+
+def test_root_module_imports_every_mission() -> None:
+    imports = (REPO / "Formal.lean").read_text(encoding="utf-8").split()
+    for path in sorted((REPO / "missions").glob("*.yaml")):
+        module = load_catalog(REPO, use_cache=False).get(path.stem).mission.lean.module
+        assert module in imports, module
+        assert Path(REPO, *module.split(".")).with_suffix(".lean").is_file()
