@@ -8,10 +8,12 @@ pull request. A lost or corrupt cache only costs time.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def default_cache_dir(root: Path) -> Path:
@@ -26,6 +28,8 @@ def default_cache_dir(root: Path) -> Path:
 
 
 def read_store(path: Path, version: str) -> dict[str, Any]:
+    import json  # kept out of module import: the start-up fast path imports this module
+
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -37,6 +41,8 @@ def read_store(path: Path, version: str) -> dict[str, Any]:
 
 
 def write_store(path: Path, version: str, files: dict[str, Any]) -> None:
+    import json
+
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(f".{os.getpid()}.tmp")

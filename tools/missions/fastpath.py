@@ -10,7 +10,6 @@ understand, falls through to the full command, which stores a fresh result.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import sys
 from pathlib import Path
@@ -20,7 +19,8 @@ from missions.cache import default_cache_dir
 from missions.errors import InputError
 from missions.roots import check_root, find_root, iter_lean_files, library_roots
 
-RESULT_FILE = "status-result.json"
+#: The stored answer: its fingerprint on the first line, then the exact ``--json`` output.
+RESULT_FILE = "status-result.txt"
 
 
 def fingerprint(root: Path, ids: list[str]) -> str:
@@ -47,20 +47,20 @@ def store(root: Path, key: str, text: str) -> None:
     try:
         directory.mkdir(parents=True, exist_ok=True)
         tmp = directory / f"{RESULT_FILE}.{os.getpid()}.tmp"
-        tmp.write_text(json.dumps({"key": key, "text": text}), encoding="utf-8")
-        os.replace(tmp, directory / RESULT_FILE)
+        tmp.write_bytes(f"{key}\n{text}".encode())
+        os.replace(tmp, directory / RESULT_FILE)  # one file, so key and answer never mix
     except OSError:
         pass
 
 
-def lookup(root: Path, key: str) -> str | None:
+def lookup(root: Path, key: str) -> bytes | None:
+    """The stored ``--json`` output (UTF-8) if it was made for exactly this fingerprint."""
     try:
-        data = json.loads((default_cache_dir(root) / RESULT_FILE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        data = (default_cache_dir(root) / RESULT_FILE).read_bytes()
+    except OSError:
         return None
-    if isinstance(data, dict) and data.get("key") == key and isinstance(data.get("text"), str):
-        return str(data["text"])
-    return None
+    stored, _, text = data.partition(b"\n")
+    return text if stored == key.encode() else None
 
 
 def _parse(argv: list[str]) -> tuple[Path | None, list[str], bool, bool] | None:
@@ -104,13 +104,17 @@ def try_status(argv: list[str]) -> bool:
     if text is None:
         return False
     if as_json:
-        sys.stdout.write(text)
+        sys.stdout.flush()
+        sys.stdout.buffer.write(text)
+        sys.stdout.buffer.flush()
         return True
+    import json
+
     from rich.console import Console
 
     from missions.render import status_table, summary_line
 
-    data = json.loads(text)
+    data = json.loads(text.decode())
     console = Console(highlight=False)
     console.print(status_table(data, why=why))
     console.print(summary_line(data))

@@ -6,12 +6,9 @@ Kept free of heavy imports because the start-up fast path (:mod:`missions.fastpa
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 
 from missions.errors import InputError
-
-_LEAN_LIB = re.compile(r"^\s*lean_lib\s+«?([A-Za-z_][A-Za-z0-9_']*)»?", re.MULTILINE)
 
 
 def library_roots(root: Path) -> list[str]:
@@ -20,7 +17,11 @@ def library_roots(root: Path) -> list[str]:
         text = (root / "lakefile.lean").read_text(encoding="utf-8")
     except OSError:
         return ["Formal"]
-    names = _LEAN_LIB.findall(text)
+    names = []
+    for line in text.splitlines():
+        words = line.split()
+        if len(words) >= 2 and words[0] == "lean_lib":
+            names.append(words[1].strip("«»"))
     return names or ["Formal"]
 
 
