@@ -198,3 +198,24 @@ def test_missing_missions_directory(tmp_path: Path) -> None:
     with pytest.raises(InputError) as info:
         load_catalog(tmp_path)
     assert "no missions/ directory" in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("text", "rule"),
+    [
+        ("a: [\n", "yaml"),
+        (GOOD.replace("kind: goal", "kind: lemma"), "schema"),
+        (GOOD.replace("depends_on: []", "depends_on: [nope]"), "dangling-ref"),
+        (GOOD.replace("depends_on: []", "depends_on: [goal]"), "dependency-cycle"),
+        (
+            GOOD.replace("  - key: src\n", "  - key: src\n    citation: x\n  - key: src\n"),
+            "duplicate-id",
+        ),
+    ],
+)
+def test_problems_carry_the_gate_rule_id(tmp_path: Path, text: str, rule: str) -> None:
+    (tmp_path / "missions").mkdir()
+    (tmp_path / "missions" / "demo.yaml").write_text(text, encoding="utf-8")
+    with pytest.raises(InputError) as info:
+        load_catalog(tmp_path)
+    assert rule in {p.rule for p in info.value.problems}, info.value.problems

@@ -309,13 +309,24 @@ def _dependency_cycles(mission: Mission) -> list[list[str]]:
     return cycles
 
 
+def _rule_of(message: str) -> str:
+    """The gate rule id of a cross-reference problem (stable ids for JSON output)."""
+    if message.startswith("duplicate"):
+        return "duplicate-id"
+    if message.startswith("dependency cycle"):
+        return "dependency-cycle"
+    if "unknown" in message:
+        return "dangling-ref"
+    return "schema"
+
+
 def check_references(mission_file: MissionFile) -> list[Problem]:
     """Cross-field rules of one mission: ids, sources, facts, dependencies, cycles, kinds."""
     mission, path = mission_file.mission, str(mission_file.path)
     problems: list[Problem] = []
 
     def add(line: int, message: str) -> None:
-        problems.append(Problem(path, line, message))
+        problems.append(Problem(path, line, message, _rule_of(message)))
 
     if not ID_PATTERN.match(mission.id):
         add(mission_file.line("id"), f"mission id {mission.id!r} is not kebab-case")
@@ -412,7 +423,8 @@ def load_mission_file(path: Path) -> MissionFile:
         mission = Mission.model_validate(_plain(doc))
     except ValidationError as exc:
         raise InputError(
-            Problem(str(path), line_of(doc, tuple(e["loc"])), _describe(e)) for e in exc.errors()
+            Problem(str(path), line_of(doc, tuple(e["loc"])), _describe(e), "schema")
+            for e in exc.errors()
         ) from None
     mission_file = MissionFile(path=path, mission=mission, _doc=doc)
     problems = check_references(mission_file)

@@ -31,5 +31,5 @@ class InputError(Exception):
         super().__init__("\n".join(str(p) for p in self.problems))
 
     @classmethod
-    def single(cls, path: Path | str, line: int, message: str) -> InputError:
-        return cls([Problem(str(path), line, message)])
+    def single(cls, path: Path | str, line: int, message: str, rule: str = "input") -> InputError:
+        return cls([Problem(str(path), line, message, rule)])

@@ -129,13 +129,14 @@ def structure_problems(path: Path, doc: Any) -> list[Problem]:
     try:
         walk(doc, None, None)
     except _Recursive as exc:
-        problems.append(Problem(str(path), exc.line, "recursive YAML alias"))
+        problems.append(Problem(str(path), exc.line, "recursive YAML alias", "yaml"))
     except _TooLarge as exc:
         problems.append(
             Problem(
                 str(path),
                 exc.line,
                 f"document expands to more than {MAX_EXPANDED_NODES} nodes (alias bomb?)",
+                "yaml",
             )
         )
     return problems
@@ -156,17 +157,17 @@ def read_text(path: Path) -> str:
     try:
         data = path.read_bytes()
     except FileNotFoundError:
-        raise InputError.single(path, 1, "file not found") from None
+        raise InputError.single(path, 1, "file not found", "yaml") from None
     except OSError as exc:
-        raise InputError.single(path, 1, f"cannot read file: {exc.strerror}") from None
+        raise InputError.single(path, 1, f"cannot read file: {exc.strerror}", "yaml") from None
     if len(data) > MAX_FILE_BYTES:
-        raise InputError.single(path, 1, f"file is larger than {MAX_FILE_BYTES} bytes")
+        raise InputError.single(path, 1, f"file is larger than {MAX_FILE_BYTES} bytes", "yaml")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         raise InputError.single(
-            path, line, f"not valid UTF-8 (byte 0x{data[exc.start]:02x})"
+            path, line, f"not valid UTF-8 (byte 0x{data[exc.start]:02x})", "yaml"
         ) from None
 
 
@@ -175,25 +176,25 @@ def load_document(path: Path, text: str | None = None) -> CommentedMap:
     if text is None:
         text = read_text(path)
     if not text.strip():
-        raise InputError.single(path, 1, "empty file")
+        raise InputError.single(path, 1, "empty file", "yaml")
     try:
         doc = _round_trip().load(text)
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else 1
         what = exc.problem or exc.context or "invalid YAML"
-        raise InputError.single(path, line, f"YAML syntax error: {what}") from None
+        raise InputError.single(path, line, f"YAML syntax error: {what}", "yaml") from None
     except YAMLError as exc:
-        raise InputError.single(path, 1, f"YAML error: {exc}") from None
+        raise InputError.single(path, 1, f"YAML error: {exc}", "yaml") from None
     except RecursionError:
-        raise InputError.single(path, 1, "YAML nesting too deep") from None
+        raise InputError.single(path, 1, "YAML nesting too deep", "yaml") from None
     if doc is None:
-        raise InputError.single(path, 1, "empty file")
+        raise InputError.single(path, 1, "empty file", "yaml")
     problems = structure_problems(path, doc)
     if problems:
         raise InputError(problems)
     if not isinstance(doc, CommentedMap):
-        raise InputError.single(path, 1, "top level must be a mapping")
+        raise InputError.single(path, 1, "top level must be a mapping", "yaml")
     return doc
 
 
