@@ -1,2 +1,3 @@
 import Formal.MAE
 import Formal.SharpMinima
+import Formal.LPFT
