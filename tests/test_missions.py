@@ -24,6 +24,27 @@ EXPECTED: dict[str, dict[str, tuple[str, list[str]]]] = {
         "no-separating-classifier": ("proved", []),
         "goal": ("proved", ["masked-loss-zero", "no-separating-classifier"]),
     },
+    "lp-ft": {
+        "flow-well-posed": ("stated", []),
+        "features-orthogonal-unchanged": ("stated", []),
+        "balancedness-invariant": ("stated", []),
+        "ood-risk-identity": ("stated", []),
+        "gaussian-head-misaligned": ("stated", []),
+        "lp-recovery": ("stated", ["flow-well-posed"]),
+        "lp-init-stationary": ("stated", ["flow-well-posed"]),
+        "goal": (
+            "stated",
+            [
+                "flow-well-posed",
+                "features-orthogonal-unchanged",
+                "balancedness-invariant",
+                "ood-risk-identity",
+                "gaussian-head-misaligned",
+                "lp-recovery",
+                "lp-init-stationary",
+            ],
+        ),
+    },
     "sharp-minima": {
         "scaling-invariance": ("stated", []),
         "derivative-transformation": ("stated", ["scaling-invariance"]),
