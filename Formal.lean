@@ -1,3 +1,4 @@
 import Formal.MAE
 import Formal.SharpMinima
 import Formal.LPFT
+import Formal.NTKInit
