@@ -45,6 +45,11 @@ EXPECTED: dict[str, dict[str, tuple[str, list[str]]]] = {
             ],
         ),
     },
+    "ntk-init": {
+        "covariance-validity": ("stated", []),
+        "gaussian-output-limit": ("stated", ["covariance-validity"]),
+        "goal": ("stated", ["covariance-validity", "gaussian-output-limit"]),
+    },
     "sharp-minima": {
         "scaling-invariance": ("stated", []),
         "derivative-transformation": ("stated", ["scaling-invariance"]),
