@@ -247,3 +247,20 @@ def test_non_utf8_lean_file_is_bad_input(repo: Path) -> None:
     code, _, stderr = run("check", "--root", str(repo))
     assert code == 2
     assert stderr.strip().endswith("Formal/MAE/Latin1.lean:2: Lean file is not valid UTF-8")
+
+
+@pytest.mark.parametrize(
+    "setting",
+    [
+        '  moreLeanArgs := #["-Ddebug.skipKernelTC=true"]',
+        "  leanOptions := #[⟨`debug.skipKernelTC, true⟩]",
+        "extern_lib cheat pkg := pure default",
+    ],
+)
+def test_lakefile_settings_that_weaken_checking_fail_the_gate(repo: Path, setting: str) -> None:
+    lakefile = repo / "lakefile.lean"
+    lakefile.write_text(lakefile.read_text(encoding="utf-8") + setting + "\n", encoding="utf-8")
+    code, stdout, _ = run("check", "--json", "--root", str(repo))
+    assert code == 1
+    rules = [(v["rule"], v["file"]) for v in json.loads(stdout)["violations"]]
+    assert ("toolchain-pin", "lakefile.lean") in rules

@@ -24,6 +24,10 @@ _REQUIRE = re.compile(
     r"(?:\s*@\s*\"(?P<rev>[^\"]+)\")?",
 )
 _VERSION = re.compile(r"(\d+\.\d+\.\d+(?:-[0-9A-Za-z.]+)?)")
+#: Build settings that can switch off kernel checking or link foreign code behind it.
+_UNSAFE_BUILD = re.compile(
+    r"debug\.[A-Za-z.]+|-D\s*debug|extern_lib|moreLinkArgs|precompileModules"
+)
 
 
 @dataclass
@@ -80,6 +84,15 @@ def check_lakefile(root: Path) -> list[PinCheck]:
             checks.append(PinCheck("lakefile.lean", line, True, f"mathlib @ {PINNED_MATHLIB[:12]}"))
     if not found:
         checks.append(PinCheck("lakefile.lean", 1, False, "does not require mathlib from git"))
+    for match in _UNSAFE_BUILD.finditer(text):
+        checks.append(
+            PinCheck(
+                "lakefile.lean",
+                _line_of(text, match.start()),
+                False,
+                f"`{match.group()}` changes how Lean checks or links the workspace",
+            )
+        )
     return checks
 
 
