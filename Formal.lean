@@ -2,3 +2,4 @@ import Formal.MAE
 import Formal.SharpMinima
 import Formal.LPFT
 import Formal.NTKInit
+import Formal.ClockRoPE
