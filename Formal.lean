@@ -3,3 +3,4 @@ import Formal.SharpMinima
 import Formal.LPFT
 import Formal.NTKInit
 import Formal.ClockRoPE
+import Formal.TennisBestOf
