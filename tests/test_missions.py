@@ -24,6 +24,11 @@ EXPECTED: dict[str, dict[str, tuple[str, list[str]]]] = {
         "no-separating-classifier": ("proved", []),
         "goal": ("proved", ["masked-loss-zero", "no-separating-classifier"]),
     },
+    "clockrope-rfr": {
+        "unbiasedness": ("stated", []),
+        "periodic-herglotz": ("stated", []),
+        "goal": ("stated", ["unbiasedness"]),
+    },
     "lp-ft": {
         "flow-well-posed": ("stated", []),
         "features-orthogonal-unchanged": ("stated", []),
@@ -54,6 +59,13 @@ EXPECTED: dict[str, dict[str, tuple[str, list[str]]]] = {
         "scaling-invariance": ("stated", []),
         "derivative-transformation": ("stated", ["scaling-invariance"]),
         "goal": ("stated", ["scaling-invariance", "derivative-transformation"]),
+    },
+    "tennis-best-of": {
+        "part-a": ("stated", []),
+        "part-b": ("stated", []),
+        "part-c": ("stated", []),
+        "part-d": ("stated", []),
+        "goal": ("stated", ["part-a", "part-b", "part-c", "part-d"]),
     },
 }
 
@@ -110,3 +122,9 @@ def test_root_module_imports_every_mission() -> None:
         module = load_catalog(REPO, use_cache=False).get(path.stem).mission.lean.module
         assert module in imports, module
         assert Path(REPO, *module.split(".")).with_suffix(".lean").is_file()
+
+
+def test_tennis_counterexample_is_a_documented_fact() -> None:
+    mission = load_catalog(REPO, use_cache=False).get("tennis-best-of").mission
+    texts = " ".join(f.text for f in mission.facts)
+    assert "0.5832" in texts and "0.5761" in texts
