@@ -4,3 +4,4 @@ import Formal.LPFT
 import Formal.NTKInit
 import Formal.ClockRoPE
 import Formal.TennisBestOf
+import Formal.AletheanChecksum
