@@ -22,9 +22,11 @@ def status_table(data: dict[str, Any], *, why: bool = False) -> Table:
     table = Table(
         title="Missions (source evidence: no sorry visible, not compiled)", title_justify="left"
     )
-    for column in ("mission", "target", "kind", "status", "evidence"):
-        table.add_column(column, no_wrap=True)
-    table.add_column("why not proved", overflow="fold", ratio=1)
+    table.add_column("mission", overflow="fold", ratio=1)
+    table.add_column("target", overflow="fold", ratio=1)
+    for column in ("kind", "status", "evidence"):
+        table.add_column(column, no_wrap=True, min_width=9)
+    table.add_column("why not proved", overflow="fold", ratio=2)
     for mission in data["missions"]:
         targets = mission["targets"]
         for index, target in enumerate(targets):
