@@ -83,3 +83,18 @@ def test_the_table_is_rendered_from_the_stored_answer(
     assert table is not None
     assert "Missions (source evidence" in table
     assert table.rstrip().endswith(summary_line(data))
+
+
+def test_fast_path_imports_nothing_heavy() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; before = set(sys.modules); import missions.fastpath; "
+        "print(' '.join(sorted(set(sys.modules) - before)))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
+    loaded = set(done.stdout.split())
+    assert loaded.isdisjoint({"pathlib", "typing", "json", "re", "typer", "pydantic", "rich"})

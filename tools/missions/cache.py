@@ -9,22 +9,27 @@ from __future__ import annotations
 
 import hashlib
 import os
-from pathlib import Path
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up cost)
 if TYPE_CHECKING:
+    from pathlib import Path
     from typing import Any
 
 
-def default_cache_dir(root: Path) -> Path:
+def cache_dir_for(root: str) -> str:
+    """The cache folder of the workspace at ``root`` (no pathlib: see :mod:`missions.roots`)."""
     base = os.environ.get("MISSIONS_CACHE_DIR")
-    if base:
-        cache = Path(base)
-    else:
-        xdg = os.environ.get("XDG_CACHE_HOME")
-        cache = (Path(xdg) if xdg else Path.home() / ".cache") / "missions"
-    key = hashlib.sha256(str(root.resolve()).encode()).hexdigest()[:16]
-    return cache / key
+    if not base:
+        xdg = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        base = os.path.join(xdg, "missions")
+    key = hashlib.sha256(os.path.realpath(root).encode()).hexdigest()[:16]
+    return os.path.join(base, key)
+
+
+def default_cache_dir(root: Path) -> Path:
+    from pathlib import Path
+
+    return Path(cache_dir_for(str(root)))
 
 
 def read_store(path: Path, version: str) -> dict[str, Any]:

@@ -12,27 +12,24 @@ from __future__ import annotations
 import hashlib
 import os
 import sys
-from pathlib import Path
 
 from missions import SCANNER_VERSION, __version__
-from missions.cache import default_cache_dir
-from missions.errors import InputError
-from missions.roots import check_root, find_root, iter_lean_files, library_roots
+from missions.cache import cache_dir_for
+from missions.roots import iter_lean_files, library_roots, locate_root, root_problem
 
 #: The stored answer: its fingerprint on the first line, then the exact ``--json`` output.
 RESULT_FILE = "status-result.txt"
 
 
-def fingerprint(root: Path, ids: list[str]) -> str:
+def fingerprint(root: str | os.PathLike[str], ids: list[str]) -> str:
     """A key that changes whenever anything ``status`` reads changes."""
-    top = str(root)
-    paths = [
-        os.path.join(top, n) for n in ("lakefile.lean", "lean-toolchain", "lake-manifest.json")
-    ]
+    top = os.fspath(root)
+    lake_files = ("lakefile.lean", "lean-toolchain", "lake-manifest.json")
+    paths = [os.path.join(top, name) for name in lake_files]
     with os.scandir(os.path.join(top, "missions")) as entries:
         paths += sorted(e.path for e in entries if e.name.endswith((".yaml", ".yml")))
-    paths += iter_lean_files(top, library_roots(root))
-    parts = [f"{__version__}\0{SCANNER_VERSION}\0{root}\0{ids}"]
+    paths += iter_lean_files(top, library_roots(top))
+    parts = [f"{__version__}\0{SCANNER_VERSION}\0{top}\0{ids}"]
     for path in paths:
         try:
             stat = os.stat(path)
@@ -42,32 +39,34 @@ def fingerprint(root: Path, ids: list[str]) -> str:
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
 
 
-def store(root: Path, key: str, text: str) -> None:
-    directory = default_cache_dir(root)
+def store(root: str | os.PathLike[str], key: str, text: str) -> None:
+    directory = cache_dir_for(os.fspath(root))
     try:
-        directory.mkdir(parents=True, exist_ok=True)
-        tmp = directory / f"{RESULT_FILE}.{os.getpid()}.tmp"
-        tmp.write_bytes(f"{key}\n{text}".encode())
-        os.replace(tmp, directory / RESULT_FILE)  # one file, so key and answer never mix
+        os.makedirs(directory, exist_ok=True)
+        tmp = os.path.join(directory, f"{RESULT_FILE}.{os.getpid()}.tmp")
+        with open(tmp, "wb") as handle:
+            handle.write(f"{key}\n{text}".encode())
+        os.replace(tmp, os.path.join(directory, RESULT_FILE))  # key and answer never mix
     except OSError:
         pass
 
 
-def lookup(root: Path, key: str) -> bytes | None:
+def lookup(root: str | os.PathLike[str], key: str) -> bytes | None:
     """The stored ``--json`` output (UTF-8) if it was made for exactly this fingerprint."""
     try:
-        data = (default_cache_dir(root) / RESULT_FILE).read_bytes()
+        with open(os.path.join(cache_dir_for(os.fspath(root)), RESULT_FILE), "rb") as handle:
+            data = handle.read()
     except OSError:
         return None
     stored, _, text = data.partition(b"\n")
     return text if stored == key.encode() else None
 
 
-def _parse(argv: list[str]) -> tuple[Path | None, list[str], bool, bool] | None:
+def _parse(argv: list[str]) -> tuple[str | None, list[str], bool, bool] | None:
     """(root, ids, json, why) for a plain ``status`` invocation, else None."""
     if not argv or argv[0] != "status":
         return None
-    root: Path | None = None
+    root: str | None = None
     ids: list[str] = []
     as_json = why = False
     args = iter(argv[1:])
@@ -80,9 +79,9 @@ def _parse(argv: list[str]) -> tuple[Path | None, list[str], bool, bool] | None:
             value = next(args, None)
             if value is None:
                 return None
-            root = Path(value)
+            root = value
         elif arg.startswith("--root="):
-            root = Path(arg.removeprefix("--root="))
+            root = arg.removeprefix("--root=")
         elif arg.startswith("-"):
             return None
         else:
@@ -96,10 +95,12 @@ def try_status(argv: list[str]) -> bool:
     if parsed is None:
         return False
     root_arg, ids, as_json, why = parsed
+    root = locate_root(os.getcwd()) if root_arg is None else os.path.realpath(root_arg)
+    if root is None or root_problem(root) is not None:
+        return False
     try:
-        root = check_root(root_arg) if root_arg is not None else find_root(Path.cwd())
         text = lookup(root, fingerprint(root, ids))
-    except (InputError, OSError):
+    except OSError:
         return False
     if text is None:
         return False

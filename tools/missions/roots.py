@@ -1,20 +1,56 @@
-"""Finding the workspace root: the nearest directory with ``lakefile.lean`` and ``missions/``.
+"""Finding the workspace root and its Lean files.
 
-Kept free of heavy imports because the start-up fast path (:mod:`missions.fastpath`) needs it.
+The primitives work on plain string paths and import nothing beyond ``os``: the start-up
+fast path (:mod:`missions.fastpath`) runs them before any heavy module, so even ``pathlib``
+stays unloaded there. :func:`find_root` and :func:`check_root` wrap them for the rest of the
+tool, with ``Path`` results and ``path:line: message`` errors.
 """
 
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
-from missions.errors import InputError
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up cost)
+if TYPE_CHECKING:
+    from pathlib import Path
+
+NO_ROOT = "no workspace root (a directory with lakefile.lean and missions/) here or above"
 
 
-def library_roots(root: Path) -> list[str]:
+def is_root(directory: str) -> bool:
+    return os.path.isfile(os.path.join(directory, "lakefile.lean")) and os.path.isdir(
+        os.path.join(directory, "missions")
+    )
+
+
+def locate_root(start: str) -> str | None:
+    """The nearest ancestor of ``start`` (resolved) that is a workspace root."""
+    current = os.path.realpath(start)
+    while True:
+        if is_root(current):
+            return current
+        parent = os.path.dirname(current)
+        if parent == current:
+            return None
+        current = parent
+
+
+def root_problem(root: str) -> tuple[str, str] | None:
+    """Why ``root`` (resolved) is not a workspace root, as (path, message); None if it is."""
+    if not os.path.isdir(root):
+        return root, "workspace root does not exist"
+    if not os.path.isfile(os.path.join(root, "lakefile.lean")):
+        return os.path.join(root, "lakefile.lean"), "workspace root has no lakefile.lean"
+    if not os.path.isdir(os.path.join(root, "missions")):
+        return os.path.join(root, "missions"), "workspace root has no missions/ directory"
+    return None
+
+
+def library_roots(root: str | os.PathLike[str]) -> list[str]:
     """The ``lean_lib`` names declared in ``lakefile.lean`` (default ``Formal``)."""
     try:
-        text = (root / "lakefile.lean").read_text(encoding="utf-8")
+        with open(os.path.join(root, "lakefile.lean"), encoding="utf-8") as handle:
+            text = handle.read()
     except OSError:
         return ["Formal"]
     names = []
@@ -40,22 +76,25 @@ def iter_lean_files(root: str, libraries: list[str]) -> list[str]:
 
 def find_root(start: Path) -> Path:
     """The nearest ancestor of ``start`` holding both ``lakefile.lean`` and ``missions/``."""
-    start = start.resolve()
-    for candidate in (start, *start.parents):
-        if (candidate / "lakefile.lean").is_file() and (candidate / "missions").is_dir():
-            return candidate
-    raise InputError.single(
-        start, 1, "no workspace root (a directory with lakefile.lean and missions/) here or above"
-    )
+    from pathlib import Path
+
+    from missions.errors import InputError
+
+    found = locate_root(str(start))
+    if found is None:
+        raise InputError.single(start.resolve(), 1, NO_ROOT)
+    return Path(found)
 
 
 def check_root(root: Path) -> Path:
     """Validate an explicit ``--root``."""
-    root = root.resolve()
-    if not root.is_dir():
-        raise InputError.single(root, 1, "workspace root does not exist")
-    if not (root / "lakefile.lean").is_file():
-        raise InputError.single(root / "lakefile.lean", 1, "workspace root has no lakefile.lean")
-    if not (root / "missions").is_dir():
-        raise InputError.single(root / "missions", 1, "workspace root has no missions/ directory")
-    return root
+    from pathlib import Path
+
+    from missions.errors import InputError
+
+    resolved = os.path.realpath(root)
+    problem = root_problem(resolved)
+    if problem is not None:
+        path, message = problem
+        raise InputError.single(path, 1, message)
+    return Path(resolved)
