@@ -15,7 +15,7 @@ import sys
 
 from missions import SCANNER_VERSION, __version__
 from missions.cache import cache_dir_for
-from missions.roots import iter_lean_files, library_roots, locate_root, root_problem
+from missions.roots import lean_file_stats, library_roots, locate_root, root_problem
 
 #: The stored answer: its fingerprint on the first line, then the exact ``--json`` output.
 RESULT_FILE = "status-result.txt"
@@ -28,7 +28,6 @@ def fingerprint(root: str | os.PathLike[str], ids: list[str]) -> str:
     paths = [os.path.join(top, name) for name in lake_files]
     with os.scandir(os.path.join(top, "missions")) as entries:
         paths += sorted(e.path for e in entries if e.name.endswith((".yaml", ".yml")))
-    paths += iter_lean_files(top, library_roots(top))
     parts = [f"{__version__}\0{SCANNER_VERSION}\0{top}\0{ids}"]
     for path in paths:
         try:
@@ -36,6 +35,8 @@ def fingerprint(root: str | os.PathLike[str], ids: list[str]) -> str:
             parts.append(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}")
         except OSError:
             parts.append(f"{path}\0-")
+    for path, stat in lean_file_stats(top, library_roots(top)):
+        parts.append(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}")
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
 
 

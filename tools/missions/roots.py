@@ -61,17 +61,34 @@ def library_roots(root: str | os.PathLike[str]) -> list[str]:
     return names or ["Formal"]
 
 
-def iter_lean_files(root: str, libraries: list[str]) -> list[str]:
-    """Every ``.lean`` file of the libraries, as paths, in a stable order."""
-    found: list[str] = []
+def lean_file_stats(root: str, libraries: list[str]) -> list[tuple[str, os.stat_result]]:
+    """Every ``.lean`` file of the libraries with its stat, in a stable (sorted) order."""
+    found: list[tuple[str, os.stat_result]] = []
     for library in libraries:
         top = os.path.join(root, f"{library}.lean")
         if os.path.isfile(top):
-            found.append(top)
-        for dirpath, dirnames, filenames in os.walk(os.path.join(root, library)):
-            dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-            found.extend(os.path.join(dirpath, f) for f in sorted(filenames) if f.endswith(".lean"))
+            found.append((top, os.stat(top)))
+        _walk_lean(os.path.join(root, library), found)
     return found
+
+
+def _walk_lean(directory: str, found: list[tuple[str, os.stat_result]]) -> None:
+    try:
+        with os.scandir(directory) as scan:
+            entries = sorted(scan, key=lambda entry: entry.name)
+    except OSError:
+        return
+    for entry in entries:
+        if entry.is_dir(follow_symlinks=False):
+            if not entry.name.startswith("."):
+                _walk_lean(entry.path, found)
+        elif entry.name.endswith(".lean"):
+            found.append((entry.path, entry.stat()))
+
+
+def iter_lean_files(root: str, libraries: list[str]) -> list[str]:
+    """Every ``.lean`` file of the libraries, as paths, in a stable order."""
+    return [path for path, _ in lean_file_stats(root, libraries)]
 
 
 def find_root(start: Path) -> Path:
