@@ -5,3 +5,6 @@ import Formal.NTKInit
 import Formal.ClockRoPE
 import Formal.TennisBestOf
 import Formal.AletheanChecksum
+import Formal.SGDBottou
+import Formal.Scaffold
+import Formal.FedAvgLocalSGD
