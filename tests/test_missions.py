@@ -37,6 +37,12 @@ EXPECTED: dict[str, dict[str, tuple[str, list[str]]]] = {
         "periodic-herglotz": ("stated", []),
         "goal": ("stated", ["unbiasedness"]),
     },
+    "fedavg-local-sgd": {
+        "lemma-1": ("stated", []),
+        "lemma-2": ("stated", []),
+        "goal": ("stated", ["lemma-1", "lemma-2"]),
+        "tuned-step-bound": ("stated", ["goal"]),
+    },
     "lp-ft": {
         "flow-well-posed": ("stated", []),
         "features-orthogonal-unchanged": ("stated", []),
@@ -62,6 +68,26 @@ EXPECTED: dict[str, dict[str, tuple[str, list[str]]]] = {
         "covariance-validity": ("stated", []),
         "gaussian-output-limit": ("stated", ["covariance-validity"]),
         "goal": ("stated", ["covariance-validity", "gaussian-output-limit"]),
+    },
+    "scaffold": {
+        "gradient-growth": ("stated", []),
+        "perturbed-strong-convexity": ("stated", []),
+        "convex-finite-round-convergence": (
+            "stated",
+            ["gradient-growth", "perturbed-strong-convexity"],
+        ),
+        "nonconvex-finite-round-convergence": ("stated", []),
+        "goal": (
+            "stated",
+            ["convex-finite-round-convergence", "nonconvex-finite-round-convergence"],
+        ),
+    },
+    "sgd-bottou": {
+        "lemma-4-4": ("stated", []),
+        "theorem-4-6": ("stated", ["lemma-4-4"]),
+        "theorem-4-7": ("stated", ["lemma-4-4"]),
+        "theorem-4-8": ("stated", ["lemma-4-4"]),
+        "goal": ("stated", ["lemma-4-4"]),
     },
     "sharp-minima": {
         "scaling-invariance": ("stated", []),
@@ -139,3 +165,10 @@ def test_tennis_counterexample_is_a_documented_fact() -> None:
     mission = load_catalog(REPO, use_cache=False).get("tennis-best-of").mission
     texts = " ".join(f.text for f in mission.facts)
     assert "0.5832" in texts and "0.5761" in texts
+
+
+def test_stochastic_missions_share_one_run_model() -> None:
+    for module in ("SGDBottou", "Scaffold", "FedAvgLocalSGD"):
+        defs = (REPO / "Formal" / module / "Defs.lean").read_text(encoding="utf-8")
+        assert "import Formal.Common.Stochastic" in defs, module
+        assert "StochasticRun" in defs, module
