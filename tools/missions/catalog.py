@@ -121,6 +121,15 @@ class ExternalRef(_Model):
     name: str | None = None
 
 
+class CheckedBy(_Model):
+    """What established a kernel status: written by ``missions sync --lean``."""
+
+    lean: str
+    mathlib: str | None = None
+    commit: str | None = None
+    date: dt.date | None = None
+
+
 class Target(_Model):
     id: str
     kind: TargetKind
@@ -138,6 +147,7 @@ class Target(_Model):
     provenance: Provenance
     status: Status | None = None
     evidence: Evidence | None = None
+    checked: CheckedBy | None = None
 
     @field_validator("statement", "proof")
     @classmethod

@@ -19,22 +19,27 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.panel import Panel
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
 
 from missions import __version__, fastpath, gitinfo
 from missions.catalog import Catalog, load_catalog
 from missions.errors import InputError, Problem
+from missions.export import dojo_records, export_dojo, export_json
 from missions.gate import run_gate
+from missions.junit import junit_xml
+from missions.kernel import AuditReport, apply_kernel, build_request, run_audit
+from missions.lean.lake import Diagnostic, Job, group_diagnostics, lake_executable, stream_build
 from missions.lean.workspace import load_workspace
 from missions.pins import apply_pin, pin_state
 from missions.render import status_table, status_text, summary_line
 from missions.report import gate_json, report_json, report_markdown, status_json
 from missions.roots import check_root, find_root
 from missions.scaffold import plan, write
-from missions.status import Analysis, analyze
+from missions.status import Analysis, Violation, analyze
 from missions.sync import sync_mission
-from missions.toolchain import run_doctor
+from missions.toolchain import mathlib_revision, run_doctor
 from missions.yamlio import atomic_write_text, dump_document
 
 app = typer.Typer(
@@ -58,6 +63,12 @@ RootOption = Annotated[
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
 IdsArgument = Annotated[list[str] | None, typer.Argument(help="Mission ids (default: all).")]
+LeanOption = Annotated[
+    bool,
+    typer.Option(
+        "--lean", help="Ask the Lean audit (kernel evidence; needs lake and a built workspace)."
+    ),
+]
 NoCacheOption = Annotated[
     bool, typer.Option("--no-cache", help="Rescan every Lean file, ignoring the scan cache.")
 ]
@@ -93,12 +104,19 @@ def _analysis(root: Path | None, ids: list[str] | None, no_cache: bool = False) 
     return analyze(catalog, workspace, ids)
 
 
+def _kernel(analysis: Analysis) -> tuple[AuditReport, list[Violation]]:
+    """Run the audit once for the whole catalog and let the kernel decide every status."""
+    report = run_audit(analysis.root, build_request(analysis))
+    return report, apply_kernel(analysis, report)
+
+
 @app.command()
 def status(
     ids: IdsArgument = None,
     root: RootOption = None,
     as_json: JsonOption = False,
     no_cache: NoCacheOption = False,
+    lean: LeanOption = False,
     why: Annotated[bool, typer.Option("--why", help="Show every reason, not the first.")] = False,
 ) -> None:
     """Missions and targets with their status and evidence."""
@@ -106,9 +124,11 @@ def status(
         resolved = _root(root)
         key = fastpath.fingerprint(resolved, ids or [])
         analysis = _analysis(resolved, ids, no_cache)
-    data = status_json(analysis)
+        if lean:
+            _kernel(analysis)
+    data = status_json(analysis, evidence="kernel" if lean else "source")
     text = json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n"
-    if not no_cache:
+    if not no_cache and not lean:
         fastpath.store(resolved, key, text)
     if as_json:
         sys.stdout.write(text)
@@ -210,10 +230,17 @@ def check(
     root: RootOption = None,
     as_json: JsonOption = False,
     no_cache: NoCacheOption = False,
+    lean: LeanOption = False,
+    junit: Annotated[
+        Path | None, typer.Option("--junit", help="Also write JUnit XML to this file.")
+    ] = None,
 ) -> None:
     """The gate: exit 1 if any rule is violated."""
+    extra: list[Violation] = []
     try:
         analysis = _analysis(root, ids, no_cache)
+        if lean:
+            _, extra = _kernel(analysis)
     except InputError as exc:
         if as_json:
             _print_json(
@@ -234,7 +261,12 @@ def check(
             )
             raise typer.Exit(2) from None
         _fail(exc.problems)
-    gate = run_gate(analysis)
+    gate = run_gate(analysis, extra)
+    if junit is not None:
+        with _input_errors():
+            if not junit.parent.is_dir():
+                raise InputError.single(junit, 1, "output directory does not exist")
+            atomic_write_text(junit, junit_xml(analysis, gate))
     if as_json:
         _print_json(gate_json(gate))
     else:
@@ -247,7 +279,7 @@ def check(
         verdict = "ok" if gate.ok else f"{len(gate.violations)} violation(s)"
         out.print(
             f"gate: {verdict} — {summary['missions']} missions, {summary['proved']} of "
-            f"{summary['targets']} targets proved (source evidence)"
+            f"{summary['targets']} targets proved ({'kernel' if lean else 'source'} evidence)"
         )
     if not gate.ok:
         raise typer.Exit(1)
@@ -303,12 +335,23 @@ def sync(
     ids: IdsArgument = None,
     root: RootOption = None,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Show, do not write.")] = False,
+    lean: LeanOption = False,
     as_json: JsonOption = False,
 ) -> None:
-    """Write computed statuses into the mission YAML."""
+    """Write computed statuses into the mission YAML (with --lean: kernel statuses and what
+    checked them)."""
     with _input_errors():
         analysis = _analysis(root, ids)
-        changes = {m.id: sync_mission(m, dry_run=dry_run) for m in analysis.missions}
+        stamp: dict[str, object] | None = None
+        if lean:
+            audit, _ = _kernel(analysis)
+            stamp = {
+                "lean": audit.lean_version,
+                "mathlib": mathlib_revision(analysis.root),
+                "commit": gitinfo.head_commit(analysis.root),
+                "date": dt.date.today(),
+            }
+        changes = {m.id: sync_mission(m, dry_run=dry_run, checked=stamp) for m in analysis.missions}
     if as_json:
         _print_json({"changed": {k: v for k, v in changes.items() if v}, "dry_run": dry_run})
         return
@@ -337,6 +380,97 @@ def report(
         text = json.dumps(report_json(analysis, gate), indent=2, ensure_ascii=False) + "\n"
     else:
         text = report_markdown(analysis, gate)
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        with _input_errors():
+            if not output.parent.is_dir():
+                raise InputError.single(output, 1, "output directory does not exist")
+            atomic_write_text(output, text)
+
+
+@app.command()
+def build(ids: IdsArgument = None, root: RootOption = None) -> None:
+    """Run `lake build` for the missions' modules with progress; group diagnostics by mission."""
+    with _input_errors():
+        resolved = _root(root)
+        catalog = load_catalog(resolved)
+        chosen = catalog.select(ids or [])
+        if lake_executable() is None:
+            raise InputError.single(
+                resolved / "lakefile.lean", 1, "lake is not on PATH (see `missions doctor`)"
+            )
+    modules = [m.mission.lean.module for m in chosen]
+    owners = {m.mission.lean.module: m.mission.id for m in chosen}
+
+    def mission_of(path: str) -> str | None:
+        module = path.removesuffix(".lean").replace("/", ".")
+        for prefix, mission_id in owners.items():
+            if module == prefix or module.startswith(prefix + "."):
+                return mission_id
+        return None
+
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+    ) as progress:
+        task = progress.add_task("lake build", total=None)
+
+        def on_event(event: Job | Diagnostic | str) -> None:
+            if isinstance(event, Job):
+                progress.update(
+                    task, total=event.total, completed=event.done, description=event.caption
+                )
+
+        log = stream_build(resolved, modules, on_event)
+    grouped = group_diagnostics(log.diagnostics, mission_of)
+    for mission_id, files in sorted(grouped.items()):
+        out.print(Text(mission_id, style="bold"))
+        for path, diagnostics in sorted(files.items()):
+            out.print(Text(f"  {path}"))
+            for d in diagnostics:
+                style = {"error": "red", "warning": "yellow"}.get(d.level, "")
+                first = (d.message.splitlines() or [""])[0]
+                out.print(Text(f"    {d.line}:{d.column + 1} {d.level}: {first}", style=style))
+    table = Table(title="Build summary", title_justify="left")
+    for column in ("mission", "errors", "warnings", "sorry warnings"):
+        table.add_column(column)
+    for mission_id in [m.mission.id for m in chosen]:
+        diagnostics = [d for f in grouped.get(mission_id, {}).values() for d in f]
+        table.add_row(
+            mission_id,
+            str(sum(d.level == "error" for d in diagnostics)),
+            str(sum(d.level == "warning" for d in diagnostics)),
+            str(sum(d.is_sorry for d in diagnostics)),
+        )
+    out.print(table)
+    for message in log.errors:
+        out.print(Text(f"lake: {message}", style="red"))
+    out.print("build " + ("succeeded" if log.ok else f"FAILED (lake exit code {log.returncode})"))
+    if not log.ok:
+        raise typer.Exit(1)
+
+
+@app.command()
+def export(
+    ids: IdsArgument = None,
+    root: RootOption = None,
+    fmt: Annotated[str, typer.Option("--format", help="json or dojo.")] = "json",
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write to a file.")] = None,
+) -> None:
+    """Open targets as prover tasks (repository, commit, file, full name)."""
+    if fmt not in ("json", "dojo"):
+        _fail([Problem("--format", 1, f"unknown format {fmt!r}; use json or dojo")])
+    with _input_errors():
+        analysis = _analysis(root, ids)
+        data: Any = export_json(analysis)
+        if fmt == "dojo":
+            data = {"format": "lean_dojo.Theorem", "theorems": dojo_records(export_dojo(analysis))}
+    text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
     if output is None:
         sys.stdout.write(text)
     else:

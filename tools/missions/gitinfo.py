@@ -93,3 +93,14 @@ def changed_since(root: Path, since: str, paths: Sequence[Path]) -> list[Path] |
         except OSError:
             changed.append(path)
     return changed
+
+
+def origin_url(root: Path) -> str | None:
+    """The ``origin`` remote's URL, if the repository has one."""
+    repo = _repo(root)
+    if repo is None:
+        return None
+    try:
+        return str(repo.remotes.origin.url)
+    except Exception:  # no remote named origin
+        return None

@@ -62,10 +62,10 @@ def mission_json(mission: MissionStatus) -> dict[str, Any]:
     }
 
 
-def status_json(analysis: Analysis) -> dict[str, Any]:
+def status_json(analysis: Analysis, evidence: str = "source") -> dict[str, Any]:
     return {
         "root": str(analysis.root),
-        "evidence": "source",
+        "evidence": evidence,
         "missions": [mission_json(m) for m in analysis.missions],
         "summary": analysis.summary(),
     }

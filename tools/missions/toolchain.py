@@ -120,6 +120,18 @@ def check_manifest(root: Path) -> PinCheck | None:
     return PinCheck("lake-manifest.json", 1, False, "has no mathlib package")
 
 
+def mathlib_revision(root: Path) -> str:
+    """The Mathlib commit Lake resolved (``lake-manifest.json``), else the pinned one."""
+    try:
+        data = json.loads((root / "lake-manifest.json").read_text(encoding="utf-8"))
+        for package in data.get("packages", []):
+            if isinstance(package, dict) and package.get("name") == "mathlib":
+                return str(package.get("rev"))
+    except (OSError, ValueError, AttributeError):
+        pass
+    return PINNED_MATHLIB
+
+
 def pin_checks(root: Path) -> list[PinCheck]:
     checks = [check_toolchain_file(root), *check_lakefile(root)]
     manifest = check_manifest(root)
