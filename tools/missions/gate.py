@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from missions import gitinfo
 from missions.pins import closure_paths
-from missions.status import Analysis, MissionStatus, Violation
+from missions.status import Analysis, MissionStatus, TargetStatus, Violation
 from missions.toolchain import pin_checks
 
 #: Every rule the gate can report, in report order (stable ids).
@@ -198,11 +198,9 @@ def _drift(analysis: Analysis, mission: MissionStatus) -> list[Violation]:
     yaml_path = str(mission.file.path.relative_to(analysis.root))
     for status in mission.targets:
         target = status.target
-        # a recorded kernel check outranks today's source scan as long as they agree
-        kernel_recorded = target.evidence == "kernel" and status.evidence == "source"
-        if target.status != status.status or (
-            target.evidence != status.evidence and not kernel_recorded
-        ):
+        if _kernel_record_stands(analysis, status):
+            continue
+        if target.status != status.status or target.evidence != status.evidence:
             recorded = f"{target.status}/{target.evidence}"
             computed = f"{status.status}/{status.evidence}"
             violations.append(
@@ -216,6 +214,29 @@ def _drift(analysis: Analysis, mission: MissionStatus) -> list[Violation]:
                 )
             )
     return violations
+
+
+def _kernel_record_stands(analysis: Analysis, status: TargetStatus) -> bool:
+    """A recorded kernel verdict outranks today's source scan while nothing it checked moved.
+
+    It stands when the source scan agrees with it, or when no file in the proof's import
+    closure changed since the commit the kernel checked (git decides; without git it never
+    stands against a disagreeing scan).
+    """
+    target = status.target
+    if target.evidence != "kernel" or status.evidence != "source":
+        return False
+    if target.status == status.status:
+        return True
+    checked = target.checked
+    if checked is None or checked.commit is None or status.proof_decl is None:
+        return False
+    workspace = analysis.workspace
+    modules = workspace.closure(status.proof_decl[0].name)
+    changed = gitinfo.changed_since(
+        analysis.root, checked.commit, closure_paths(workspace, modules)
+    )
+    return changed == []
 
 
 def run_gate(analysis: Analysis, extra: Iterable[Violation] = ()) -> GateResult:
