@@ -158,3 +158,14 @@ def test_dojo_export_without_lean_dojo_is_a_clear_error(repo: Path) -> None:
     git(repo, "commit", "-q", "-m", "workspace")
     result = runner.invoke(app, ["export", "--format", "dojo", "--root", str(repo)])
     assert result.exit_code == 2 and "pip install 'missions[dojo]'" in result.stderr
+
+
+def test_doctor_flags_the_lean_that_lake_runs(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    _tool(bin_dir, "lake", "Lake version 5.0.0-abc (Lean version 4.31.0)")
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}/usr/bin:/bin")
+    data = json.loads(runner.invoke(app, ["doctor", "--json", "--root", str(repo)]).stdout)
+    assert any("lake runs Lean 4.31.0, pinned is 4.30.0" in a for a in data["advice"])

@@ -23,6 +23,7 @@ _REQUIRE = re.compile(
     r"require\s+«?(?P<name>[A-Za-z_][\w-]*)»?\s+from\s+git\s+\"(?P<url>[^\"]+)\""
     r"(?:\s*@\s*\"(?P<rev>[^\"]+)\")?",
 )
+_LAKE_LEAN = re.compile(r"Lean version (\d+\.\d+\.\d+(?:-[0-9A-Za-z.]+)?)")
 _VERSION = re.compile(r"(\d+\.\d+\.\d+(?:-[0-9A-Za-z.]+)?)")
 #: Build settings that can switch off kernel checking or link foreign code behind it.
 _UNSAFE_BUILD = re.compile(
@@ -161,13 +162,15 @@ class Doctor:
         return all(c.ok for c in self.pins)
 
 
-def probe_tool(name: str, args: tuple[str, ...] = ("--version",)) -> Tool:
+def probe_tool(name: str, cwd: Path | None = None, args: tuple[str, ...] = ("--version",)) -> Tool:
+    """Find ``name`` on PATH and ask its version (from ``cwd``, where elan reads
+    ``lean-toolchain`` to pick the toolchain)."""
     path = shutil.which(name)
     if path is None:
         return Tool(name, None)
     try:
         done = subprocess.run(
-            [path, *args], capture_output=True, text=True, timeout=20, check=False
+            [path, *args], capture_output=True, text=True, timeout=60, check=False, cwd=cwd
         )
         output = (done.stdout or done.stderr).strip()
     except (OSError, subprocess.TimeoutExpired) as exc:
@@ -182,7 +185,7 @@ def run_doctor(root: Path) -> Doctor:
     doctor = Doctor(
         root=root, pins=pin_checks(root), manifest_present=(root / "lake-manifest.json").exists()
     )
-    elan, lake, lean = probe_tool("elan"), probe_tool("lake"), probe_tool("lean")
+    elan, lake, lean = (probe_tool(name, root) for name in ("elan", "lake", "lean"))
     doctor.tools = [elan, lake, lean]
     advice = doctor.advice
     for check in doctor.pins:
@@ -194,7 +197,14 @@ def run_doctor(root: Path) -> Doctor:
             f"reads lean-toolchain and fetches {PINNED_TOOLCHAIN}. Until then statuses rest on "
             "source evidence only."
         )
-    elif lean.version is not None and lean.version != PINNED_LEAN_VERSION:
+    lake_lean = _LAKE_LEAN.search(lake.output)
+    if lake_lean is not None and lake_lean.group(1) != PINNED_LEAN_VERSION:
+        advice.append(
+            f"lake runs Lean {lake_lean.group(1)}, pinned is {PINNED_LEAN_VERSION}: run "
+            "`elan override unset` or remove other toolchain overrides, then retry from the "
+            "workspace root"
+        )
+    if lean.version is not None and lean.version != PINNED_LEAN_VERSION:
         advice.append(
             f"lean on PATH is {lean.version}, pinned is {PINNED_LEAN_VERSION}: run lake from the "
             "workspace root so elan picks the pinned toolchain"
@@ -206,6 +216,7 @@ def run_doctor(root: Path) -> Doctor:
                 "mathlib` once (it records the pinned revision), then commit the manifest"
             )
         advice.append("fetch Mathlib's build cache: `lake exe cache get`, then `lake build`")
+        advice.append("for kernel evidence: `lake build audit`, then `missions check --lean`")
     elif not doctor.manifest_present:
         advice.append(
             "lake-manifest.json is absent: that is expected until Lake first resolves the "
