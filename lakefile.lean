@@ -11,3 +11,8 @@ require mathlib from git
 
 @[default_target]
 lean_lib Formal
+
+/-- Kernel evidence for the catalog: `lake build audit`, then
+`lake env .lake/build/bin/audit --request r.json --out o.json` (see docs/audit-format.md). -/
+lean_exe audit where
+  root := `Audit

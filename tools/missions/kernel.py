@@ -22,7 +22,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from missions.errors import InputError
-from missions.lean.lake import lake_executable, run_lake
+from missions.lean.lake import build_targets, lake_executable, run_lake
 from missions.status import STANDARD_AXIOMS, Analysis, TargetStatus, Violation
 
 AUDIT_FORMAT = "missions-audit/1"
@@ -178,10 +178,13 @@ def run_audit(root: Path, request: dict[str, object]) -> AuditReport:
         raise InputError.single(
             root / "lakefile.lean", 1, "--lean needs lake on PATH (see `missions doctor`)"
         )
-    code, lines = run_lake(root, ["build", "--no-ansi", "audit"])
+    modules = [str(m) for m in request["modules"]]  # type: ignore[attr-defined]
+    code, lines = run_lake(root, ["build", "--no-ansi", *build_targets(modules), "audit"])
     if code != 0:
         tail = " ".join(line.strip() for line in lines[-3:])
-        raise InputError.single(root / "Audit.lean", 1, f"building the audit failed: {tail}")
+        raise InputError.single(
+            root / "lakefile.lean", 1, f"building the workspace and the audit failed: {tail}"
+        )
     with tempfile.TemporaryDirectory(prefix="missions-audit-") as tmp:
         request_path = Path(tmp) / "request.json"
         out_path = Path(tmp) / "report.json"
