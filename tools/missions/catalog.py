@@ -148,6 +148,7 @@ class Target(_Model):
     status: Status | None = None
     evidence: Evidence | None = None
     checked: CheckedBy | None = None
+    witness: str | None = None
 
     @field_validator("statement", "proof")
     @classmethod

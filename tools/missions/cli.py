@@ -40,6 +40,16 @@ from missions.scaffold import plan, write
 from missions.status import Analysis, Violation, analyze
 from missions.sync import sync_mission
 from missions.toolchain import mathlib_revision, run_doctor
+from missions.witness import (
+    Claim,
+    evaluate,
+    load_claims,
+    load_results,
+    result_json,
+    save_results,
+)
+from missions.witness import Context as WitnessContext
+from missions.witness import Result as WitnessResult
 from missions.yamlio import atomic_write_text, dump_document
 
 app = typer.Typer(
@@ -126,7 +136,9 @@ def status(
         analysis = _analysis(resolved, ids, no_cache)
         if lean:
             _kernel(analysis)
-    data = status_json(analysis, evidence="kernel" if lean else "source")
+    data = status_json(
+        analysis, evidence="kernel" if lean else "source", witnesses=load_results(str(resolved))
+    )
     text = json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n"
     if not no_cache and not lean:
         fastpath.store(resolved, key, text)
@@ -478,6 +490,108 @@ def export(
             if not output.parent.is_dir():
                 raise InputError.single(output, 1, "output directory does not exist")
             atomic_write_text(output, text)
+
+
+@app.command()
+def witness(
+    ids: IdsArgument = None,
+    root: RootOption = None,
+    budget: Annotated[
+        str, typer.Option("--budget", help="quick (seconds) or full (minutes).")
+    ] = "quick",
+    as_json: JsonOption = False,
+) -> None:
+    """Run the numerical witnesses of every target's claim; exit 1 if a claim fails."""
+    if budget not in ("quick", "full"):
+        _fail([Problem("--budget", 1, f"unknown budget {budget!r}; use quick or full")])
+    with _input_errors():
+        resolved = _root(root)
+        chosen = load_catalog(resolved).select(ids or [])
+        plan: list[tuple[str, Claim]] = []
+        problems: list[Problem] = []
+        for mission_file in chosen:
+            for target in mission_file.mission.targets:
+                if target.witness is None:
+                    continue
+                try:
+                    claims = load_claims(target.witness)
+                except InputError as exc:
+                    problems.extend(
+                        Problem(
+                            str(mission_file.path),
+                            mission_file.target_line(target.id, "witness"),
+                            p.message,
+                        )
+                        for p in exc.problems
+                    )
+                    continue
+                if target.id not in claims:
+                    problems.append(
+                        Problem(
+                            str(mission_file.path),
+                            mission_file.target_line(target.id, "witness"),
+                            f"{target.witness} has no claim for target {target.id!r}",
+                        )
+                    )
+                    continue
+                plan.append((mission_file.mission.id, claims[target.id]))
+        if problems:
+            raise InputError(problems)
+    context = WitnessContext(budget=budget)  # type: ignore[arg-type]
+    results: list[tuple[str, WitnessResult]] = []
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+    ) as progress:
+        task = progress.add_task("witnesses", total=len(plan))
+        for mission_id, claim in plan:
+            progress.update(task, description=f"{mission_id}/{claim.target}")
+            results.append(
+                (mission_id, evaluate(claim.checks, context, claim.target, claim.statement))
+            )
+            progress.advance(task)
+    save_results(
+        str(resolved),
+        {f"{m}/{r.target}": {"ok": r.ok, "checks": r.checks, "budget": budget} for m, r in results},
+    )
+    failed = [(m, r) for m, r in results if not r.ok]
+    if as_json:
+        _print_json(
+            {
+                "ok": not failed,
+                "budget": budget,
+                "results": [{"mission": m, **result_json(r)} for m, r in results],
+            }
+        )
+    else:
+        table = Table(title=f"Witnesses ({budget} budget)", title_justify="left")
+        for column in ("mission", "target", "result", "checks", "seconds"):
+            table.add_column(column)
+        for mission_id, result in results:
+            table.add_row(
+                mission_id,
+                result.target,
+                Text("pass", "green") if result.ok else Text("FAIL", "red"),
+                str(result.checks),
+                f"{result.seconds:.2f}",
+            )
+        out.print(table)
+        for mission_id, result in failed:
+            for failure in result.failures[:5]:
+                out.print(
+                    Text(
+                        f"{mission_id}/{result.target}: {failure.label}: "
+                        f"{failure.lhs:.6g} {failure.relation} {failure.rhs:.6g} fails by "
+                        f"{failure.excess:.3g}",
+                        style="red",
+                    )
+                )
+    if failed:
+        raise typer.Exit(1)
 
 
 @app.command()

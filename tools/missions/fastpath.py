@@ -26,6 +26,7 @@ def fingerprint(root: str | os.PathLike[str], ids: list[str]) -> str:
     top = os.fspath(root)
     lake_files = ("lakefile.lean", "lean-toolchain", "lake-manifest.json")
     paths = [os.path.join(top, name) for name in lake_files]
+    paths.append(os.path.join(cache_dir_for(top), "witness-results.json"))  # witness column
     with os.scandir(os.path.join(top, "missions")) as entries:
         paths += sorted(e.path for e in entries if e.name.endswith((".yaml", ".yml")))
     parts = [f"{__version__}\0{SCANNER_VERSION}\0{top}\0{ids}"]

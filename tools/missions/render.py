@@ -24,7 +24,7 @@ def status_table(data: dict[str, Any], *, why: bool = False) -> Table:
     )
     table.add_column("mission", overflow="fold", ratio=1)
     table.add_column("target", overflow="fold", ratio=1)
-    for column in ("kind", "status", "evidence"):
+    for column in ("kind", "status", "evidence", "witness"):
         table.add_column(column, no_wrap=True, min_width=9)
     table.add_column("why not proved", overflow="fold", ratio=2)
     for mission in data["missions"]:
@@ -38,10 +38,17 @@ def status_table(data: dict[str, Any], *, why: bool = False) -> Table:
                 target["kind"],
                 status_text(target["status"]),
                 target["evidence"] or "-",
+                _witness_text(target.get("witness")),
                 Text("\n".join(reasons) + (f" (+{more})" if more else "")),
                 end_section=index == len(targets) - 1,
             )
     return table
+
+
+def _witness_text(witness: dict[str, Any] | None) -> Text:
+    if not witness:
+        return Text("-")
+    return Text("pass", "green") if witness.get("ok") else Text("FAIL", "red")
 
 
 def summary_line(data: dict[str, Any]) -> str:

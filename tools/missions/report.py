@@ -28,9 +28,10 @@ def _lean_statement(analysis: Analysis, status: TargetStatus) -> str | None:
     return text[decl.start : decl.end]
 
 
-def target_json(status: TargetStatus) -> dict[str, Any]:
+def target_json(status: TargetStatus, witness: dict[str, Any] | None = None) -> dict[str, Any]:
     target = status.target
     return {
+        "witness": witness,
         "id": target.id,
         "kind": target.kind,
         "title": target.title,
@@ -44,8 +45,11 @@ def target_json(status: TargetStatus) -> dict[str, Any]:
     }
 
 
-def mission_json(mission: MissionStatus) -> dict[str, Any]:
+def mission_json(
+    mission: MissionStatus, witnesses: dict[str, dict[str, Any]] | None = None
+) -> dict[str, Any]:
     info = mission.file.mission
+    witnesses = witnesses or {}
     return {
         "id": info.id,
         "title": info.title,
@@ -58,15 +62,22 @@ def mission_json(mission: MissionStatus) -> dict[str, Any]:
             "matches": mission.pin.matches,
             "pinned_at": info.lean.pinned_at,
         },
-        "targets": [target_json(t) for t in mission.targets],
+        "targets": [
+            target_json(t, witnesses.get(f"{info.id}/{t.target.id}")) for t in mission.targets
+        ],
     }
 
 
-def status_json(analysis: Analysis, evidence: str = "source") -> dict[str, Any]:
+def status_json(
+    analysis: Analysis,
+    evidence: str = "source",
+    witnesses: dict[str, dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    """The ``status --json`` contract; ``witnesses`` are the last witness results per target."""
     return {
         "root": str(analysis.root),
         "evidence": evidence,
-        "missions": [mission_json(m) for m in analysis.missions],
+        "missions": [mission_json(m, witnesses) for m in analysis.missions],
         "summary": analysis.summary(),
     }
 

@@ -1,0 +1,1 @@
+"""One witness module per mission: numerical checks of every target's claim (see witness.py)."""
