@@ -28,6 +28,7 @@ from missions.catalog import Catalog, load_catalog
 from missions.errors import InputError, Problem
 from missions.export import dojo_records, export_dojo, export_json
 from missions.gate import run_gate
+from missions.html import write_dashboard
 from missions.junit import junit_xml
 from missions.kernel import AuditReport, apply_kernel, build_request, run_audit
 from missions.lean.lake import Diagnostic, Job, group_diagnostics, lake_executable, stream_build
@@ -379,15 +380,33 @@ def sync(
 def report(
     ids: IdsArgument = None,
     root: RootOption = None,
-    fmt: Annotated[str, typer.Option("--format", help="md or json.")] = "md",
-    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write to a file.")] = None,
+    fmt: Annotated[str, typer.Option("--format", help="md, json or html.")] = "md",
+    output: Annotated[
+        Path | None,
+        typer.Option("--output", "-o", help="Write to a file (html: into this directory)."),
+    ] = None,
 ) -> None:
-    """A report for a pull request (md) or a dashboard (json)."""
-    if fmt not in ("md", "json"):
-        _fail([Problem("--format", 1, f"unknown format {fmt!r}; use md or json")])
+    """A report for a pull request (md), a dashboard's data (json) or a static site (html)."""
+    if fmt not in ("md", "json", "html"):
+        _fail([Problem("--format", 1, f"unknown format {fmt!r}; use md, json or html")])
+    if fmt == "html" and output is None:
+        _fail([Problem("--output", 1, "--format html writes a directory: give -o DIR")])
     with _input_errors():
         analysis = _analysis(root, ids)
     gate = run_gate(analysis)
+    if fmt == "html":
+        assert output is not None
+        with _input_errors():
+            if output.exists() and not output.is_dir():
+                raise InputError.single(output, 1, "output exists and is not a directory")
+            if not output.exists() and not output.parent.is_dir():
+                raise InputError.single(output, 1, "parent of the output directory does not exist")
+            try:
+                written = write_dashboard(analysis, gate, output)
+            except OSError as exc:
+                raise InputError.single(output, 1, f"cannot write the dashboard: {exc}") from None
+        err.print(f"wrote {len(written)} files to {escape(str(output))} (open index.html)")
+        return
     if fmt == "json":
         text = json.dumps(report_json(analysis, gate), indent=2, ensure_ascii=False) + "\n"
     else:

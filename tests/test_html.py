@@ -1,0 +1,527 @@
+"""The static HTML dashboard: pages, links, graph, mathematics, highlighting, history, browser.
+
+The browser test runs Debian's chromium headless on every page. When chromium is absent the
+test installs it with apt only in CI (``CI=true`` as root) or when
+``MISSIONS_INSTALL_CHROMIUM=1``; otherwise it is skipped with the reason. A screenshot of
+the index is kept in ``tests/artifacts/``.
+"""
+
+from __future__ import annotations
+
+import html as htmllib
+import os
+import re
+import shutil
+import subprocess
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from conftest import REPO, copy_repo_workspace, git
+from missions.catalog import load_catalog
+from missions.cli import app
+from missions.gate import run_gate
+from missions.history import mission_history
+from missions.html import (
+    BAR_COLOURS,
+    BAR_TRACK,
+    EDGE_COLOUR,
+    PALETTE,
+    contrast_ratio,
+    highlight_lean,
+    layered_layout,
+    page_name,
+    render_text,
+    stylesheet,
+    write_dashboard,
+)
+from missions.lean.workspace import load_workspace
+from missions.status import Analysis, analyze
+
+ARTIFACTS = REPO / "tests" / "artifacts"
+MAE = "mae-normalized-pixel"
+
+
+def _analysis(root: Path) -> Analysis:
+    return analyze(load_catalog(root, use_cache=False), load_workspace(root, use_cache=False))
+
+
+class Page(HTMLParser):
+    """What the tests need from a page: ids, links, headings, tags with attributes."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.ids: set[str] = set()
+        self.tags: list[tuple[str, dict[str, str]]] = []
+        self.headings: list[int] = []
+        self.h1_text: list[str] = []
+        self.svg_depth = 0
+        self.svg_tags: list[tuple[str, dict[str, str]]] = []
+        self._in_h1 = False
+        self.feed(text)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        attributes = {k: v or "" for k, v in attrs}
+        self.tags.append((tag, attributes))
+        if "id" in attributes:
+            self.ids.add(attributes["id"])
+        if re.fullmatch(r"h[1-6]", tag):
+            self.headings.append(int(tag[1]))
+            self._in_h1 = tag == "h1"
+        if tag == "svg":
+            self.svg_depth += 1
+        if self.svg_depth:
+            self.svg_tags.append((tag, attributes))
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "svg":
+            self.svg_depth -= 1
+        if tag == "h1":
+            self._in_h1 = False
+
+    def handle_data(self, data: str) -> None:
+        if self._in_h1:
+            self.h1_text.append(data)
+
+    def links(self) -> list[str]:
+        return [a["href"] for tag, a in self.tags if "href" in a and tag in ("a", "link")]
+
+
+@pytest.fixture(scope="module")
+def real(tmp_path_factory: pytest.TempPathFactory) -> tuple[Analysis, Path, list[Path]]:
+    """The dashboard of this repository's missions (no witness results)."""
+    analysis = _analysis(REPO)
+    out = tmp_path_factory.mktemp("dashboard")
+    written = write_dashboard(analysis, run_gate(analysis), out, witnesses={})
+    return analysis, out, written
+
+
+def _pages(out: Path) -> dict[str, Page]:
+    return {p.name: Page(p.read_text(encoding="utf-8")) for p in sorted(out.glob("*.html"))}
+
+
+# ---------------------------------------------------------------- pages and links
+
+
+def test_a_page_per_mission_plus_index_and_stylesheet(
+    real: tuple[Analysis, Path, list[Path]],
+) -> None:
+    analysis, out, written = real
+    expected = {"index.html", "style.css"} | {page_name(m.id) for m in analysis.missions}
+    assert {p.name for p in written} == expected == {p.name for p in out.iterdir()}
+    assert len(analysis.missions) >= 10
+    index = (out / "index.html").read_text(encoding="utf-8")
+    for mission in analysis.missions:
+        assert f'href="{page_name(mission.id)}"' in index
+
+
+def test_every_internal_link_resolves_to_a_file_and_an_id(
+    real: tuple[Analysis, Path, list[Path]],
+) -> None:
+    _, out, _ = real
+    pages = _pages(out)
+    checked = 0
+    for name, page in pages.items():
+        for href in page.links():
+            if re.match(r"^[a-z][a-z0-9+.-]*:", href):  # scheme: external or data
+                continue
+            file, _, fragment = href.partition("#")
+            target = file or name
+            assert (out / target).is_file(), f"{name}: {href} points to a missing file"
+            if fragment:
+                assert target in pages, f"{name}: {href} has a fragment into a non-page"
+                assert fragment in pages[target].ids, f"{name}: {href}: no id {fragment!r}"
+            checked += 1
+    assert checked > 100
+
+
+def test_nothing_is_loaded_from_the_network_and_there_is_no_script(
+    real: tuple[Analysis, Path, list[Path]],
+) -> None:
+    _, out, _ = real
+    for path in out.glob("*.html"):
+        text = path.read_text(encoding="utf-8")
+        assert "<script" not in text.lower()
+        page = Page(text)
+        for tag, attrs in page.tags:
+            assert not attrs.get("src", "").startswith(("http", "//")), (path.name, tag)
+            if tag == "link":  # the stylesheet and an empty data: icon, nothing remote
+                assert attrs["href"] in ("style.css", "data:,"), (path.name, attrs)
+            if tag == "a" and re.match(r"^[a-z]+:", attrs.get("href", "")):
+                assert re.match(r"^https?://", attrs["href"]), attrs  # plain links only
+            assert not any(k.startswith("on") for k in attrs), (path.name, tag, attrs)
+    css = (out / "style.css").read_text(encoding="utf-8")
+    assert "@import" not in css and "url(" not in css and "@font-face" not in css
+
+
+def test_sources_link_arxiv_and_locators_are_listed(
+    real: tuple[Analysis, Path, list[Path]],
+) -> None:
+    _, out, _ = real
+    text = (out / f"{MAE}.html").read_text(encoding="utf-8")
+    assert '<a href="https://arxiv.org/abs/2111.06377">arXiv:2111.06377</a>' in text
+    assert "§3.3 (normalized pixel target)" in text
+    assert "Statement: AI-generated" in text and "Proof: AI-generated" in text
+    sharp = (out / "sharp-minima.html").read_text(encoding="utf-8")
+    assert "Statement: AI-adapted" in sharp and "Proof: External" in sharp
+
+
+# ---------------------------------------------------------------- accessibility
+
+
+def test_pages_have_one_h1_ordered_headings_and_a_language(
+    real: tuple[Analysis, Path, list[Path]],
+) -> None:
+    _, out, _ = real
+    for name, page in _pages(out).items():
+        text = (out / name).read_text(encoding="utf-8")
+        assert '<html lang="en">' in text
+        assert page.headings.count(1) == 1 and page.headings[0] == 1, name
+        for before, after in zip(page.headings, page.headings[1:], strict=False):
+            assert after <= before + 1, f"{name}: h{before} followed by h{after}"
+        for tag, attrs in page.tags:
+            if tag == "img":
+                assert attrs.get("alt"), name
+
+
+def test_palette_meets_wcag_aa() -> None:
+    assert contrast_ratio("#000000", "#ffffff") == pytest.approx(21.0)
+    assert contrast_ratio("#777777", "#ffffff") == pytest.approx(4.48, abs=0.01)
+    for name, (fg, bg) in PALETTE.items():
+        assert contrast_ratio(fg, bg) >= 4.5, name
+    for name, colour in BAR_COLOURS.items():  # graphics: WCAG 1.4.11 asks 3:1
+        assert contrast_ratio(colour, BAR_TRACK) >= 3, name
+    assert contrast_ratio(EDGE_COLOUR, PALETTE["body"][1]) >= 3
+    used = {c.lower() for c in re.findall(r"#[0-9a-fA-F]{6}\b", stylesheet())}
+    known = {c for pair in PALETTE.values() for c in pair}
+    known |= {BAR_TRACK, EDGE_COLOUR, *BAR_COLOURS.values()}
+    assert used <= known, used - known
+
+
+# ---------------------------------------------------------------- dependency graph
+
+
+def test_graph_has_a_node_per_target_and_an_edge_per_dependency(
+    real: tuple[Analysis, Path, list[Path]],
+) -> None:
+    analysis, out, _ = real
+    for mission in analysis.missions:
+        page = _pages(out)[page_name(mission.id)]
+        svg = [attrs for tag, attrs in page.svg_tags if tag == "svg"]
+        assert len(svg) == 1
+        assert svg[0]["role"] == "img" and svg[0]["aria-label"]
+        assert svg[0]["aria-describedby"] in page.ids
+        names = [tag for tag, _ in page.svg_tags]
+        assert "title" in names and "desc" in names and "marker" in names
+        nodes = [a for tag, a in page.svg_tags if tag == "a" and "node" in a["class"].split()]
+        ids = [t.target.id for t in mission.targets]
+        assert sorted(n["data-target"] for n in nodes) == sorted(ids)
+        for node in nodes:
+            assert node["href"] == f"#target-{node['data-target']}"
+            assert f"target-{node['data-target']}" in page.ids
+        edges = {
+            (a["data-from"], a["data-to"])
+            for tag, a in page.svg_tags
+            if tag == "path" and a.get("class") == "edge"
+        }
+        expected = {(d, t.target.id) for t in mission.targets for d in t.target.depends_on}
+        assert edges == expected
+        statuses = {n["data-target"]: n["class"].split()[1] for n in nodes}
+        assert statuses == {t.target.id: t.status for t in mission.targets}
+
+
+def test_layout_layers_flow_into_the_goal_and_reduce_crossings() -> None:
+    nodes = ["a", "b", "c", "lonely", "goal"]
+    edges = [("a", "b"), ("b", "c"), ("c", "goal")]
+    layout = layered_layout(nodes, edges, sink="goal")
+    pos = layout.position()
+    assert [pos[n][0] for n in ("a", "b", "c", "goal")] == [0, 1, 2, 3]
+    assert pos["lonely"][0] == 0
+    # two crossing edges in catalog order are uncrossed by the barycenter pass
+    layout = layered_layout(["x", "y", "p", "q"], [("x", "q"), ("y", "p")])
+    assert layout.layers == [["x", "y"], ["q", "p"]]
+    # a cycle (rejected by the catalog) never loops
+    assert layered_layout(["u", "v"], [("u", "v"), ("v", "u")]).layers
+
+
+def test_long_ids_are_truncated_with_the_full_id_as_tooltip() -> None:
+    from missions.html import dependency_svg
+
+    long_id = "a-very-long-target-identifier-that-does-not-fit"
+    mission = {
+        "title": "T",
+        "targets": [
+            {
+                "id": long_id,
+                "kind": "milestone",
+                "title": "M",
+                "status": "stated",
+                "depends_on": [],
+            },
+            {
+                "id": "goal",
+                "kind": "goal",
+                "title": "G",
+                "status": "missing",
+                "depends_on": [long_id],
+            },
+        ],
+    }
+    svg = dependency_svg(mission)
+    assert f"<title>{long_id}: M (stated)</title>" in svg
+    assert f">{long_id}<" not in svg and "…</text>" in svg
+
+
+# ---------------------------------------------------------------- mathematics and Lean
+
+
+def test_dollar_math_becomes_mathml_and_everything_else_is_escaped() -> None:
+    out = render_text("If $x^2 < 1$ then <b>a & b</b>, see `Foo.bar`.")
+    assert "<math" in out and "<msup><mi>x</mi><mn>2</mn></msup>" in out
+    assert "&lt;b&gt;a &amp; b&lt;/b&gt;" in out and "<code>Foo.bar</code>" in out
+    assert "xmlns" not in out
+    display = render_text(r"$$\frac{1}{2}$$")
+    assert 'display="block"' in display and "<mfrac>" in display
+    hostile = render_text(r"$\text{<script>alert(1)</script>}$")
+    assert "<script" not in hostile and "&lt;script&gt;" in hostile
+    broken = render_text(r"a $\frac{1}{$ b")
+    assert "<math" not in broken and r"$\frac{1}{$" in htmllib.unescape(broken)
+    assert render_text("costs 5$ only") == "<p>costs 5$ only</p>"
+
+
+def _strip(markup: str) -> str:
+    return htmllib.unescape(re.sub(r"<[^>]+>", "", markup))
+
+
+def test_lean_highlighting_classes_and_round_trip(
+    real: tuple[Analysis, Path, list[Path]],
+) -> None:
+    code = (
+        "/-- The goal. -/\n"
+        "def Goal : Prop :=\n"
+        '  ∀ n : ℕ, n + 1 > 0 ∧ "s" = "s" -- trailing\n'
+        "/- block -/ theorem x : True := trivial\n"
+    )
+    out = highlight_lean(code)
+    assert '<span class="kw">def</span>' in out
+    assert '<span class="decl">Goal</span>' in out
+    assert '<span class="kw">Prop</span>' in out and '<span class="kw">∀</span>' in out
+    assert '<span class="doc">/-- The goal. -/</span>' in out
+    assert '<span class="cm">-- trailing</span>' in out
+    assert '<span class="cm">/- block -/</span>' in out
+    assert '<span class="num">1</span>' in out and '<span class="str">&quot;s&quot;</span>' in out
+    assert _strip(out) == code
+    assert _strip(highlight_lean('def x := "unterminated')) == 'def x := "unterminated'
+    analysis, out_dir, _ = real
+    page = (out_dir / f"{MAE}.html").read_text(encoding="utf-8")
+    assert '<pre class="lean"' in page and '<span class="kw">def</span>' in page
+    for mission in analysis.missions:
+        for status in mission.targets:
+            if status.statement_decl is not None:
+                module, decl = status.statement_decl
+                text = module.path.read_text(encoding="utf-8")[decl.start : decl.end]
+                assert _strip(highlight_lean(text)) == text
+
+
+# ---------------------------------------------------------------- witnesses, history, CLI
+
+
+def test_witness_results_show_on_cards_and_targets(tmp_path: Path) -> None:
+    analysis = _analysis(REPO)
+    witnesses = {
+        f"{MAE}/goal": {"ok": False},
+        f"{MAE}/masked-loss-zero": {"ok": True},
+    }
+    write_dashboard(analysis, run_gate(analysis), tmp_path, witnesses=witnesses)
+    index = (tmp_path / "index.html").read_text(encoding="utf-8")
+    page = (tmp_path / f"{MAE}.html").read_text(encoding="utf-8")
+    assert "1 fail, 1 pass, 2 not run" in index
+    assert '<span class="chip fail">witness: fail</span>' in page
+    assert '<span class="chip pass">witness: pass</span>' in page
+
+
+def _set(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def test_history_events_from_git_and_on_the_page(tmp_path: Path) -> None:
+    root = copy_repo_workspace(tmp_path)
+    mission = root / "missions" / f"{MAE}.yaml"
+    assert mission_history(root, mission) == []  # not a repository
+    # an informal text with mathematics, to see MathML on the page
+    _set(mission, "p0 = (0, 1/2) has mean 1/4", "$x^2$ aside, p0 = (0, 1/2) has mean 1/4")
+    git(root, "init", "-q", "-b", "main")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "initial")
+    _set(mission, "status: proved\n", "status: stated\n")  # the first target
+    git(root, "commit", "-q", "-am", "demote the first target")
+    mission.write_text("targets: [unclosed\n", encoding="utf-8")
+    git(root, "commit", "-q", "-am", "broken yaml (skipped)")
+    git(root, "checkout", "-q", "HEAD~1", "--", str(mission))
+    old_pin = "sha256:20feaf48de86cc25f545f6618992a97c3ac67fe50e2fe898a55675d9e5fdd407"
+    new_pin = "sha256:" + "ab" * 32
+    _set(mission, f"statement_pin: {old_pin}", f"statement_pin: {new_pin}")
+    git(root, "commit", "-q", "-am", "re-pin")
+    shas = git(root, "log", "--format=%H", "--reverse").split()
+
+    events = mission_history(root, mission)
+    first = [e for e in events if e.sha == shas[0]]
+    assert {(e.kind, e.target, e.before, e.after) for e in first} >= {
+        ("pin", None, None, old_pin),
+        ("status", "goal", None, "proved"),
+    }
+    later = [(e.sha, e.kind, e.target, e.before, e.after) for e in events if e.sha != shas[0]]
+    assert later == [
+        (shas[1], "status", "normalized-targets-agree", "proved", "stated"),
+        (shas[3], "pin", None, old_pin, new_pin),
+    ]
+    assert all(e.author == "Test Author" for e in events)
+    assert events[-1].date.year >= 2024 and events[-1].summary == "re-pin"
+
+    out = tmp_path / "site"
+    code = (
+        CliRunner()
+        .invoke(app, ["report", "--format", "html", "-o", str(out), "--root", str(root)])
+        .exit_code
+    )
+    assert code == 0
+    page = (out / f"{MAE}.html").read_text(encoding="utf-8")
+    assert shas[3][:10] in page and shas[1][:10] in page
+    assert "Test Author" in page and "<math" in page and "<msup>" in page
+    assert '<a href="#target-normalized-targets-agree">' in page
+
+
+def test_cli_html_needs_an_output_directory_whose_parent_exists(tmp_path: Path) -> None:
+    root = copy_repo_workspace(tmp_path)
+    runner = CliRunner()
+    result = runner.invoke(app, ["report", "--format", "html", "--root", str(root)])
+    assert result.exit_code == 2 and result.stderr.startswith("--output:1: ")
+    missing = tmp_path / "no" / "site"
+    result = runner.invoke(
+        app, ["report", "--format", "html", "-o", str(missing), "--root", str(root)]
+    )
+    assert result.exit_code == 2 and result.stderr.startswith(f"{missing}:1: ")
+    afile = tmp_path / "file"
+    afile.write_text("x", encoding="utf-8")
+    result = runner.invoke(
+        app, ["report", "--format", "html", "-o", str(afile), "--root", str(root)]
+    )
+    assert result.exit_code == 2 and result.stderr.startswith(f"{afile}:1: ")
+    result = runner.invoke(
+        app, ["report", "--format", "html", "-o", str(tmp_path / "site"), "--root", str(root)]
+    )
+    assert result.exit_code == 0 and (tmp_path / "site" / "index.html").is_file()
+    assert oct((tmp_path / "site" / "index.html").stat().st_mode & 0o777) == "0o644"
+
+
+# ---------------------------------------------------------------- real browser
+
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--hide-scrollbars",
+]
+
+
+def _chromium() -> str | None:
+    found = shutil.which("chromium") or (
+        "/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None
+    )
+    in_ci = os.environ.get("CI") == "true" and hasattr(os, "geteuid") and os.geteuid() == 0
+    if found or not (in_ci or os.environ.get("MISSIONS_INSTALL_CHROMIUM") == "1"):
+        return found
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    install = ["apt-get", "install", "-y", "-q", "chromium"]
+    try:
+        if subprocess.run(install, env=env, capture_output=True, timeout=1200).returncode != 0:
+            subprocess.run(["apt-get", "update", "-q"], env=env, capture_output=True, timeout=600)
+            subprocess.run(install, env=env, capture_output=True, timeout=1200)
+    except (OSError, subprocess.TimeoutExpired):  # no apt-get, or it hung
+        return None
+    return shutil.which("chromium")
+
+
+def _browse(chromium: str, profile: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [chromium, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", *args],
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+
+
+def _console_problems(stderr: str) -> list[str]:
+    """Console output of a page: chromium logs every console message (and every uncaught
+    exception) as a ``CONSOLE`` line with ``--enable-logging=stderr``; our pages have no
+    scripts, so any such line is an error."""
+    return [line for line in stderr.splitlines() if "CONSOLE" in line or "Uncaught" in line]
+
+
+def test_pages_load_in_headless_chromium(
+    real: tuple[Analysis, Path, list[Path]], tmp_path: Path
+) -> None:
+    """Every page loads in a real browser with no console message, its DOM holds its ``h1``
+    (and an ``svg`` graph with a node per target on mission pages), and a screenshot of the
+    index is kept. A deliberately broken page checks that console errors are detected."""
+    chromium = _chromium()
+    if chromium is None:
+        tried = os.environ.get("MISSIONS_INSTALL_CHROMIUM") == "1"
+        pytest.skip(
+            "chromium not found; `apt-get install chromium` failed"
+            if tried
+            else "chromium not found (apt-get install chromium, or set "
+            "MISSIONS_INSTALL_CHROMIUM=1 to let the test install it)"
+        )
+    analysis, out, _ = real
+    profile = tmp_path / "profile"
+    logging = ["--enable-logging=stderr", "--v=0", "--dump-dom"]
+
+    control = tmp_path / "broken.html"
+    control.write_text(
+        '<!DOCTYPE html><html lang="en"><body><h1>x</h1>'
+        "<script>undefinedFunction()</script></body></html>",
+        encoding="utf-8",
+    )
+    done = _browse(chromium, profile, *logging, control.as_uri())
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert any("Uncaught" in p for p in _console_problems(done.stderr)), done.stderr[-2000:]
+
+    targets = {page_name(m.id): len(m.targets) for m in analysis.missions}
+    for path in sorted(out.glob("*.html")):
+        done = _browse(chromium, profile, *logging, path.as_uri())
+        assert done.returncode == 0, (path.name, done.stderr[-2000:])
+        assert _console_problems(done.stderr) == [], path.name
+        h1 = "".join(Page(path.read_text(encoding="utf-8")).h1_text)
+        dom = Page(done.stdout)
+        assert "".join(dom.h1_text) == h1, path.name
+        if path.name in targets:
+            rects = [a for tag, a in dom.svg_tags if tag == "rect"]
+            assert len(rects) == targets[path.name], path.name
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    ignore = ARTIFACTS / ".gitignore"
+    if not ignore.exists():
+        ignore.write_text("# test artifacts (screenshots): never committed\n*\n", encoding="utf-8")
+    for name, shot in (("index.html", "dashboard-index.png"), (f"{MAE}.html", "dashboard-mae.png")):
+        screenshot = ARTIFACTS / shot
+        screenshot.unlink(missing_ok=True)
+        done = _browse(
+            chromium,
+            profile,
+            f"--screenshot={screenshot}",
+            "--window-size=1280,900",
+            (out / name).as_uri(),
+        )
+        assert done.returncode == 0, done.stderr[-2000:]
+        data = screenshot.read_bytes()
+        assert data.startswith(b"\x89PNG") and len(data) > 20_000, len(data)

@@ -1,0 +1,961 @@
+"""A static HTML dashboard of the catalog: an index of mission cards and a page per mission.
+
+Everything is rendered here, in Python, so the pages work offline and without JavaScript:
+``$...$`` / ``$$...$$`` mathematics becomes MathML (which browsers render natively), Lean
+statements are highlighted with the project's own lexer, and each mission's dependency
+graph is laid out here and drawn as inline SVG. The only external addresses are plain links
+to a mission's sources (arXiv, DOI, its own URL); no page loads anything from the network.
+
+Colours come from :data:`PALETTE` (text on background pairs, WCAG AA: contrast ≥ 4.5:1) and
+:data:`BAR_COLOURS` (graphics against the bar's track: ≥ 3:1); ``style.css`` is generated
+from them, so the tests that check the ratios check what the pages use.
+"""
+
+from __future__ import annotations
+
+import html
+import itertools
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from xml.etree.ElementTree import Element
+
+from missions.gate import GateResult
+from missions.history import HistoryEvent, mission_history
+from missions.lean.lexer import CHAR, DOC, HASH, IDENT, MODDOC, NUMBER, STRING, lex
+from missions.report import report_json
+from missions.status import Analysis, MissionStatus, TargetStatus
+from missions.yamlio import atomic_write_text
+
+STATUSES = ("proved", "stated", "missing", "external")
+
+#: name -> (foreground, background); every pair is used as text on that background.
+PALETTE: dict[str, tuple[str, str]] = {
+    "body": ("#1f2328", "#ffffff"),
+    "muted": ("#57606a", "#ffffff"),
+    "link": ("#0b57d0", "#ffffff"),
+    "panel": ("#1f2328", "#f6f8fa"),
+    "panel-muted": ("#57606a", "#f6f8fa"),
+    "panel-link": ("#0b57d0", "#f6f8fa"),
+    "proved": ("#14532d", "#d8f3dc"),
+    "stated": ("#6b4400", "#fdefc3"),
+    "missing": ("#8a1c17", "#fde2e1"),
+    "external": ("#1d4e7a", "#dcebf8"),
+    "neutral": ("#374151", "#eceff3"),
+    "origin": ("#3b2f7a", "#ebe7fb"),
+    "pass": ("#14532d", "#d8f3dc"),
+    "fail": ("#8a1c17", "#fde2e1"),
+    "lean-keyword": ("#8a2c8f", "#f6f8fa"),
+    "lean-decl": ("#0550ae", "#f6f8fa"),
+    "lean-comment": ("#57606a", "#f6f8fa"),
+    "lean-doc": ("#3f6212", "#f6f8fa"),
+    "lean-string": ("#0a6b3b", "#f6f8fa"),
+    "lean-number": ("#9a4a00", "#f6f8fa"),
+}
+
+#: Progress-bar segments (graphics, not text) and the track they sit on: ≥ 3:1 (WCAG 1.4.11).
+BAR_TRACK = "#e5e7eb"
+BAR_COLOURS: dict[str, str] = {"proved": "#2e7d32", "stated": "#b26a00", "missing": "#c62828"}
+#: Graph edges and arrowheads, drawn on the page background.
+EDGE_COLOUR = "#57606a"
+
+ORIGIN_LABELS = {
+    "literature-sourced": "Literature-sourced",
+    "ai-adapted": "AI-adapted",
+    "ai-generated": "AI-generated",
+    "external": "External",
+    "none": "None yet",
+}
+
+# fmt: off
+LEAN_KEYWORDS = frozenset(
+    {
+        "def", "theorem", "lemma", "abbrev", "structure", "class", "instance", "inductive", "axiom",
+        "opaque", "example", "where", "extends", "fun", "let", "have", "show", "from", "by", "at",
+        "with", "match", "if", "then", "else", "do", "return", "open", "namespace", "section",
+        "end", "variable", "universe", "import", "noncomputable", "private", "protected", "partial",
+        "unsafe", "macro", "macro_rules", "syntax", "notation", "infix", "infixl", "infixr",
+        "prefix", "postfix", "attribute", "set_option", "mutual", "deriving", "termination_by",
+        "decreasing_by", "calc", "in", "using", "sorry", "Type", "Prop", "Sort", "forall", "exists",
+        "this", "suffices", "obtain", "intro", "exact", "apply", "simp", "rfl",
+    }
+)
+# fmt: on
+LEAN_SYMBOL_KEYWORDS = frozenset({"∀", "∃", "λ", "↦", "Π", "Σ", "∃!"})
+DECL_KEYWORDS = frozenset(
+    {"def", "theorem", "lemma", "abbrev", "structure", "class", "inductive", "axiom", "opaque"}
+)
+
+
+# ---------------------------------------------------------------- colours
+
+
+def _luminance(colour: str) -> float:
+    value = colour.lstrip("#")
+    channels = [int(value[i : i + 2], 16) / 255 for i in (0, 2, 4)]
+    linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast_ratio(foreground: str, background: str) -> float:
+    """WCAG 2 contrast ratio of two ``#rrggbb`` colours (1 to 21)."""
+    high, low = sorted((_luminance(foreground), _luminance(background)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def _fg(name: str) -> str:
+    return PALETTE[name][0]
+
+
+def _bg(name: str) -> str:
+    return PALETTE[name][1]
+
+
+def stylesheet() -> str:
+    """The shared ``style.css``: every colour in it comes from the palette constants."""
+    chips = "\n".join(
+        f".chip.{name}, .node.{name} text {{ color: {_fg(name)}; fill: {_fg(name)}; }}\n"
+        f".chip.{name} {{ background: {_bg(name)}; border-color: {_fg(name)}; }}\n"
+        f".node.{name} rect {{ fill: {_bg(name)}; stroke: {_fg(name)}; }}"
+        for name in (*STATUSES, "neutral", "origin", "pass", "fail")
+    )
+    bars = "\n".join(f".bar .{name} {{ background: {c}; }}" for name, c in BAR_COLOURS.items())
+    lean = "\n".join(
+        f"pre.lean .{cls} {{ color: {_fg('lean-' + name)}; }}"
+        for cls, name in (
+            ("kw", "keyword"),
+            ("decl", "decl"),
+            ("cm", "comment"),
+            ("doc", "doc"),
+            ("str", "string"),
+            ("num", "number"),
+        )
+    )
+    return f"""/* missions dashboard: generated by `missions report --format html` */
+:root {{ color-scheme: light; }}
+* {{ box-sizing: border-box; }}
+body {{
+  margin: 0; color: {_fg("body")}; background: {_bg("body")};
+  font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial,
+    sans-serif;
+}}
+a {{ color: {_fg("link")}; }}
+a:focus-visible, summary:focus-visible {{ outline: 3px solid {_fg("link")}; outline-offset: 2px; }}
+.skip {{ position: absolute; left: -999px; top: 0; background: {_bg("body")}; padding: 4px; }}
+.skip:focus {{ left: 8px; }}
+header.site, footer.site {{ background: {_bg("panel")}; color: {_fg("panel")}; }}
+header.site {{ padding: 8px 24px; border-bottom: 1px solid {BAR_TRACK}; }}
+header.site a {{ color: {_fg("panel-link")}; }}
+footer.site {{ padding: 12px 24px; margin-top: 48px; color: {_fg("panel-muted")};
+  border-top: 1px solid {BAR_TRACK}; font-size: 14px; }}
+main {{ max-width: 1100px; margin: 0 auto; padding: 8px 24px; }}
+h1 {{ font-size: 28px; line-height: 1.25; margin: 16px 0 8px; }}
+h2 {{ font-size: 22px; margin: 32px 0 8px; border-bottom: 1px solid {BAR_TRACK}; }}
+h3 {{ font-size: 18px; margin: 16px 0 6px; }}
+code, pre, .mono {{ font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas,
+  "DejaVu Sans Mono", monospace; font-size: 14px; }}
+.muted {{ color: {_fg("muted")}; }}
+.chip {{ display: inline-block; padding: 0 8px; margin: 2px 4px 2px 0; border: 1px solid;
+  border-radius: 10px; font-size: 13px; line-height: 20px; white-space: nowrap; }}
+{chips}
+.cards {{ list-style: none; padding: 0; display: grid; gap: 16px;
+  grid-template-columns: repeat(auto-fill, minmax(320px, 1fr)); }}
+.card {{ border: 1px solid {BAR_TRACK}; border-radius: 8px; padding: 12px 16px; }}
+.card h3 {{ margin-top: 0; }}
+.card dl, .target dl, dl.meta {{ display: grid; grid-template-columns: max-content 1fr;
+  gap: 2px 12px; margin: 8px 0; }}
+dt {{ color: {_fg("muted")}; }}
+dd {{ margin: 0; }}
+.bar {{ display: flex; height: 12px; border-radius: 6px; overflow: hidden;
+  background: {BAR_TRACK}; margin: 8px 0 4px; }}
+.bar span {{ display: block; height: 100%; }}
+{bars}
+.target {{ border-top: 1px solid {BAR_TRACK}; padding-top: 8px; margin-top: 16px; }}
+.target h3 code {{ font-weight: normal; color: {_fg("muted")}; }}
+pre.lean {{ background: {_bg("panel")}; color: {_fg("panel")}; padding: 12px; overflow-x: auto;
+  border-radius: 6px; border: 1px solid {BAR_TRACK}; }}
+{lean}
+pre.lean .doc, pre.lean .cm {{ font-style: italic; }}
+figure.graph {{ margin: 8px 0; overflow-x: auto; }}
+figure.graph svg {{ max-width: 100%; height: auto; }}
+.node text {{ font: 13px ui-monospace, Menlo, Consolas, "DejaVu Sans Mono", monospace; }}
+.node rect {{ stroke-width: 1.5; }}
+.node.goal rect {{ stroke-width: 3; }}
+.node:focus-visible rect {{ stroke-width: 4; }}
+.edge {{ stroke: {EDGE_COLOUR}; fill: none; stroke-width: 1.5; }}
+.legend {{ list-style: none; padding: 0; margin: 4px 0; }}
+.legend li {{ display: inline; }}
+table {{ border-collapse: collapse; margin: 8px 0; width: 100%; }}
+th, td {{ text-align: left; padding: 4px 8px; border-bottom: 1px solid {BAR_TRACK};
+  vertical-align: top; }}
+math[display="block"] {{ margin: 8px 0; }}
+nav.toc ul {{ list-style: none; padding: 0; margin: 0; }}
+nav.toc li {{ display: inline; margin-right: 12px; }}
+"""
+
+
+# ---------------------------------------------------------------- text and mathematics
+
+_SAFE_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9:-]*$")
+_MARKUP = re.compile(
+    r"\$\$(?P<display>.+?)\$\$"
+    r"|(?<![\\$])\$(?P<inline>[^$\n]+?)\$"
+    r"|`(?P<code>[^`\n]+)`",
+    re.DOTALL,
+)
+
+
+def esc(text: object) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def _serialize_mathml(element: Element) -> str:
+    """MathML from latex2mathml's element tree, escaping every text (it does not)."""
+    tag = element.tag.rsplit("}", 1)[-1]
+    if not _SAFE_NAME.match(tag):
+        raise ValueError(f"unexpected MathML tag {tag!r}")
+    attrs = "".join(
+        f' {name}="{esc(html.unescape(value))}"'
+        for name, value in element.attrib.items()
+        if name != "xmlns" and _SAFE_NAME.match(name)
+    )
+    parts = [f"<{tag}{attrs}>", esc(html.unescape(element.text or ""))]
+    for child in element:
+        parts.append(_serialize_mathml(child))
+        parts.append(esc(html.unescape(child.tail or "")))
+    parts.append(f"</{tag}>")
+    return "".join(parts)
+
+
+def latex_to_mathml(latex: str, *, display: bool = False) -> str | None:
+    """MathML for a LaTeX formula, or ``None`` when latex2mathml cannot convert it."""
+    try:
+        from latex2mathml.converter import convert_to_element
+
+        element = convert_to_element(latex, display="block" if display else "inline")
+        return _serialize_mathml(element)
+    except Exception:  # latex2mathml raises many types on malformed input
+        return None
+
+
+def render_inline(text: str) -> str:
+    """Escaped text with ``$...$``/``$$...$$`` as MathML and ```code``` as ``<code>``."""
+    parts: list[str] = []
+    pos = 0
+    for match in _MARKUP.finditer(text):
+        parts.append(esc(text[pos : match.start()].replace("\\$", "$")))
+        pos = match.end()
+        if match.group("code") is not None:
+            parts.append(f"<code>{esc(match.group('code'))}</code>")
+            continue
+        display = match.group("display") is not None
+        latex = match.group("display") if display else match.group("inline")
+        mathml = latex_to_mathml(latex.strip(), display=display)
+        parts.append(mathml if mathml is not None else esc(match.group()))
+    parts.append(esc(text[pos:].replace("\\$", "$")))
+    return "".join(parts)
+
+
+def render_text(text: str) -> str:
+    """Paragraphs (separated by blank lines) of :func:`render_inline` text."""
+    paragraphs = [p.strip() for p in re.split(r"\n\s*\n", text.strip()) if p.strip()]
+    return "".join(f"<p>{render_inline(' '.join(p.split()))}</p>" for p in paragraphs)
+
+
+# ---------------------------------------------------------------- Lean highlighting
+
+
+def _gap(text: str) -> str:
+    """Text between tokens: whitespace, line comments and (non-doc) block comments."""
+    parts: list[str] = []
+    pos = 0
+    while pos < len(text):
+        space = re.match(r"\s+", text[pos:])
+        if space:
+            end = pos + space.end()
+            parts.append(esc(text[pos:end]))
+        elif text.startswith("--", pos):
+            newline = text.find("\n", pos)
+            end = len(text) if newline < 0 else newline
+            parts.append(f'<span class="cm">{esc(text[pos:end])}</span>')
+        elif text.startswith("/-", pos):
+            depth, end = 0, pos
+            for match in re.finditer(r"/-|-/", text[pos:]):
+                depth += 1 if match.group() == "/-" else -1
+                end = pos + match.end()
+                if depth == 0:
+                    break
+            else:
+                end = len(text)
+            parts.append(f'<span class="cm">{esc(text[pos:end])}</span>')
+        else:  # not expected between tokens; keep it as plain text
+            end = len(text)
+            parts.append(esc(text[pos:]))
+        pos = end
+    return "".join(parts)
+
+
+def highlight_lean(code: str) -> str:
+    """Lean source as HTML with ``<span class=...>`` for keywords, names, comments, literals."""
+    source = lex(code)
+    parts: list[str] = []
+    pos = 0
+    after_decl_keyword = False
+    for kind, text, offset in source.tokens:
+        if offset < pos:  # never expected; keep the text intact rather than duplicate it
+            continue
+        if offset > pos:
+            parts.append(_gap(code[pos:offset]))
+        cls: str | None = None
+        if kind == IDENT:
+            if text in LEAN_KEYWORDS:
+                cls = "kw"
+            elif after_decl_keyword:
+                cls = "decl"
+            else:
+                cls = "id"
+        elif kind in (DOC, MODDOC):
+            cls = "doc"
+        elif kind in (STRING, CHAR):
+            cls = "str"
+        elif kind == NUMBER:
+            cls = "num"
+        elif kind == HASH or text in LEAN_SYMBOL_KEYWORDS:
+            cls = "kw"
+        after_decl_keyword = kind == IDENT and text in DECL_KEYWORDS
+        parts.append(f'<span class="{cls}">{esc(text)}</span>' if cls else esc(text))
+        pos = offset + len(text)
+    rest = code[pos:]
+    if source.error is not None or source.exit_offset is not None:
+        parts.append(esc(rest))
+    elif rest:
+        parts.append(_gap(rest))
+    return "".join(parts)
+
+
+# ---------------------------------------------------------------- dependency graph
+
+NODE_WIDTH = 200
+NODE_HEIGHT = 36
+LAYER_GAP = 70
+ROW_GAP = 18
+MARGIN = 16
+MAX_LABEL = 22
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Layer (column, left to right) and row of every node.
+
+    An edge spanning several layers passes through one dummy node per layer in between
+    (``chains``), so it gets a row of its own there instead of running through real nodes.
+    """
+
+    layers: list[list[str]]
+    chains: dict[tuple[str, str], list[str]] = field(default_factory=dict)
+
+    def position(self) -> dict[str, tuple[int, int]]:
+        return {node: (i, j) for i, layer in enumerate(self.layers) for j, node in enumerate(layer)}
+
+    def is_dummy(self, node: str) -> bool:
+        return node.startswith(DUMMY)
+
+
+DUMMY = "\0"  # prefix of dummy nodes: never the start of a target id
+
+
+def layered_layout(
+    nodes: Sequence[str], edges: Sequence[tuple[str, str]], sink: str | None = None
+) -> Layout:
+    """Longest-path layers from the sources; ``sink`` (the goal) in the last layer when nothing
+    depends on it; rows ordered by barycenter sweeps to reduce crossings.
+
+    ``edges`` are ``(dependency, dependent)`` pairs; edges closing a cycle are ignored.
+    """
+    preds: dict[str, list[str]] = {n: [] for n in nodes}
+    succs: dict[str, list[str]] = {n: [] for n in nodes}
+    for a, b in edges:
+        if a in preds and b in preds and a != b:
+            preds[b].append(a)
+            succs[a].append(b)
+    layer: dict[str, int] = {}
+    visiting: set[str] = set()
+
+    def depth(node: str) -> int:
+        if node in layer:
+            return layer[node]
+        if node in visiting:  # a cycle: the catalog rejects these, but never loop
+            return -1
+        visiting.add(node)
+        value = max((depth(p) + 1 for p in preds[node]), default=0)
+        visiting.discard(node)
+        layer[node] = max(value, 0)
+        return layer[node]
+
+    for node in nodes:
+        depth(node)
+    count = max(layer.values(), default=-1) + 1
+    if sink is not None and sink in layer and not succs[sink]:
+        last = max((v for n, v in layer.items() if n != sink), default=-1) + 1
+        layer[sink] = max(layer[sink], last)
+        count = max(count, last + 1)
+    layers: list[list[str]] = [[] for _ in range(count)]
+    for node in nodes:  # catalog order is the starting order within each layer
+        layers[layer[node]].append(node)
+    chains: dict[tuple[str, str], list[str]] = {}
+    for a in nodes:
+        for b in list(succs[a]):
+            if layer[b] - layer[a] <= 1:
+                continue
+            chain = [f"{DUMMY}{a}{DUMMY}{b}{DUMMY}{k}" for k in range(layer[a] + 1, layer[b])]
+            chains[(a, b)] = chain
+            succs[a].remove(b)
+            preds[b].remove(a)
+            path = [a, *chain, b]
+            for k, dummy in enumerate(chain, start=layer[a] + 1):
+                layers[k].append(dummy)
+                preds[dummy], succs[dummy] = [], []
+            for x, y in itertools.pairwise(path):
+                succs[x].append(y)
+                preds[y].append(x)
+
+    def sweep(index: int, neighbours: dict[str, list[str]]) -> None:
+        where = {n: j for lay in layers for j, n in enumerate(lay)}
+
+        def key(node: str) -> float:
+            around = [where[n] for n in neighbours[node]]
+            return sum(around) / len(around) if around else float(where[node])
+
+        layers[index].sort(key=key)  # stable: ties keep their order
+
+    for _ in range(2):
+        for i in range(1, count):
+            sweep(i, preds)
+        for i in range(count - 2, -1, -1):
+            sweep(i, succs)
+    return Layout(layers, chains)
+
+
+def _label(text: str) -> str:
+    return text if len(text) <= MAX_LABEL else text[: MAX_LABEL - 1] + "…"
+
+
+def dependency_svg(mission: dict[str, Any]) -> str:
+    """Inline SVG of a mission's targets (``report_json`` form), milestones flowing into
+    the goal; every node links to ``#target-<id>`` on the same page."""
+    targets = mission["targets"]
+    ids = [t["id"] for t in targets]
+    by_id = {t["id"]: t for t in targets}
+    edges = [(dep, t["id"]) for t in targets for dep in t["depends_on"] if dep in by_id]
+    goal = next((t["id"] for t in targets if t["kind"] == "goal"), None)
+    layout = layered_layout(ids, edges, goal)
+    tallest = max((len(layer) for layer in layout.layers), default=1)
+    width = 2 * MARGIN + len(layout.layers) * NODE_WIDTH + (len(layout.layers) - 1) * LAYER_GAP
+    height = 2 * MARGIN + tallest * NODE_HEIGHT + (tallest - 1) * ROW_GAP
+    box: dict[str, tuple[float, float]] = {}
+    for i, layer in enumerate(layout.layers):
+        offset = (tallest - len(layer)) * (NODE_HEIGHT + ROW_GAP) / 2
+        for j, node in enumerate(layer):
+            left = MARGIN + i * (NODE_WIDTH + LAYER_GAP)
+            box[node] = (left, MARGIN + offset + j * (NODE_HEIGHT + ROW_GAP))
+    title = f"Dependency graph of {mission['title']}"
+    flows = "; ".join(f"{a} → {b}" for a, b in edges) or "no dependencies between targets"
+    statuses = ", ".join(f"{t['id']} ({t['status']})" for t in targets)
+    desc = (
+        f"{len(targets)} targets, coloured by status: {statuses}. "
+        f"Arrows run from a target to what uses it: {flows}."
+    )
+    parts = [
+        f'<svg class="graph" role="img" aria-label="{esc(title)}" '
+        f'aria-describedby="graph-desc" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}">',
+        f"<title>{esc(title)}</title>",
+        f'<desc id="graph-desc">{esc(desc)}</desc>',
+        '<defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="6" '
+        f'markerHeight="6" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" '
+        f'fill="{EDGE_COLOUR}"/></marker></defs>',
+    ]
+    routes = {(a, b): [a, *layout.chains.get((a, b), []), b] for a, b in edges}
+    # spread the ends of several edges along a node's side, ordered by where they come from
+    start: dict[tuple[str, str], float] = {}
+    end: dict[tuple[str, str], float] = {}
+    for node in ids:
+        outgoing = sorted((e for e in edges if e[0] == node), key=lambda e: box[routes[e][1]][1])
+        incoming = sorted((e for e in edges if e[1] == node), key=lambda e: box[routes[e][-2]][1])
+        for side, chosen in ((start, outgoing), (end, incoming)):
+            for k, edge in enumerate(chosen):
+                side[edge] = box[node][1] + NODE_HEIGHT * (k + 1) / (len(chosen) + 1)
+    for a, b in edges:
+        points = [box[n] for n in routes[(a, b)]]
+        sx, sy = points[0][0] + NODE_WIDTH, start[(a, b)]
+        path = [f"M{sx:.1f},{sy:.1f}"]
+        for k, (x, y) in enumerate(points[1:], start=1):
+            last = k == len(points) - 1
+            tx, ty = x, end[(a, b)] if last else y + NODE_HEIGHT / 2
+            bend = max((tx - sx) / 2, 20)
+            path.append(f"C{sx + bend:.1f},{sy:.1f} {tx - bend:.1f},{ty:.1f} {tx:.1f},{ty:.1f}")
+            if not last:  # through a dummy: straight across its column
+                sx, sy = x + NODE_WIDTH, ty
+                path.append(f"L{sx:.1f},{sy:.1f}")
+        parts.append(
+            f'<path class="edge" data-from="{esc(a)}" data-to="{esc(b)}" '
+            f'd="{" ".join(path)}" marker-end="url(#arrow)"/>'
+        )
+    for node in ids:
+        target = by_id[node]
+        x, y = box[node]
+        kind = " goal" if target["kind"] == "goal" else ""
+        tip = f"{node}: {target['title']} ({target['status']})"
+        parts.append(
+            f'<a class="node {esc(target["status"])}{kind}" data-target="{esc(node)}" '
+            f'href="#target-{esc(node)}" aria-label="{esc(tip)}">'
+            f"<title>{esc(tip)}</title>"
+            f'<rect x="{x:.1f}" y="{y:.1f}" width="{NODE_WIDTH}" height="{NODE_HEIGHT}" rx="6"/>'
+            f'<text x="{x + NODE_WIDTH / 2:.1f}" y="{y + NODE_HEIGHT / 2:.1f}" '
+            f'text-anchor="middle" dominant-baseline="central">{esc(_label(node))}</text></a>'
+        )
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+# ---------------------------------------------------------------- pages
+
+
+def page_name(mission_id: str) -> str:
+    """The file of a mission's page (``index`` would collide with the index itself)."""
+    return "mission-index.html" if mission_id == "index" else f"{mission_id}.html"
+
+
+def _document(title: str, body: str, crumbs: str, footer: str) -> str:
+    return (
+        "<!DOCTYPE html>\n"
+        '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f"<title>{esc(title)}</title>\n"
+        '<link rel="icon" href="data:,">\n'
+        '<link rel="stylesheet" href="style.css">\n'
+        "</head>\n<body>\n"
+        '<a class="skip" href="#main">Skip to content</a>\n'
+        f'<header class="site"><nav aria-label="Breadcrumb">{crumbs}</nav></header>\n'
+        f'<main id="main">\n{body}\n</main>\n'
+        f'<footer class="site">{footer}</footer>\n'
+        "</body>\n</html>\n"
+    )
+
+
+def _chip(text: str, cls: str, title: str | None = None) -> str:
+    tip = f' title="{esc(title)}"' if title else ""
+    return f'<span class="chip {esc(cls)}"{tip}>{esc(text)}</span>'
+
+
+def _status_cls(status: str) -> str:
+    return {"complete": "proved", "open": "stated", "incomplete": "missing"}.get(status, status)
+
+
+def _counts(targets: Iterable[dict[str, Any]]) -> dict[str, int]:
+    counts = dict.fromkeys(STATUSES, 0)
+    for target in targets:
+        counts[target["status"]] = counts.get(target["status"], 0) + 1
+    return counts
+
+
+def _bar(counts: dict[str, int]) -> str:
+    counted = counts["proved"] + counts["stated"] + counts["missing"]
+    label = (
+        f"{counts['proved']} proved, {counts['stated']} stated, {counts['missing']} missing "
+        f"of {counted} counted targets"
+    )
+    segments = "".join(
+        f'<span class="{name}" style="width:{100 * counts[name] / counted:.2f}%"></span>'
+        for name in BAR_COLOURS
+        if counted and counts[name]
+    )
+    return f'<div class="bar" role="img" aria-label="{esc(label)}">{segments}</div>'
+
+
+def _count_text(counts: dict[str, int]) -> str:
+    text = f"{counts['proved']} proved · {counts['stated']} stated · {counts['missing']} missing"
+    if counts["external"]:
+        text += f" · {counts['external']} external"
+    return text
+
+
+def _evidence_text(targets: Iterable[dict[str, Any]]) -> str:
+    found: dict[str, int] = {}
+    for target in targets:
+        if target["evidence"]:
+            found[target["evidence"]] = found.get(target["evidence"], 0) + 1
+    if not found:
+        return "none"
+    return ", ".join(f"{kind}: {n}" for kind, n in sorted(found.items()))
+
+
+def _witness_state(target: dict[str, Any], module: str | None) -> str | None:
+    """``pass``/``fail`` from the last run, ``not run`` for a linked witness, else None."""
+    result = target.get("witness")
+    if isinstance(result, dict):
+        return "pass" if result.get("ok") else "fail"
+    return "not run" if module else None
+
+
+def _witness_summary(states: Sequence[str | None]) -> str:
+    present = [s for s in states if s is not None]
+    if not present:
+        return "none"
+    order = ("fail", "pass", "not run")
+    return ", ".join(f"{present.count(s)} {s}" for s in order if present.count(s))
+
+
+def _pin_text(pin: dict[str, Any]) -> str:
+    if pin["recorded"] is None:
+        return "unpinned"
+    return "matches the sources" if pin["matches"] else "CHANGED since pinned"
+
+
+def _source_links(source: dict[str, Any]) -> str:
+    links: list[str] = []
+    if source.get("arxiv"):
+        arxiv = str(source["arxiv"])
+        links.append(f'<a href="https://arxiv.org/abs/{esc(arxiv)}">arXiv:{esc(arxiv)}</a>')
+    if source.get("doi"):
+        doi = str(source["doi"])
+        links.append(f'<a href="https://doi.org/{esc(doi)}">doi:{esc(doi)}</a>')
+    if source.get("url"):
+        url = str(source["url"])
+        if re.match(r"^https?://", url):
+            links.append(f'<a href="{esc(url)}">{esc(url)}</a>')
+        else:
+            links.append(esc(url))
+    if source.get("repository"):
+        repo = str(source["repository"])
+        commit = f" at commit <code>{esc(source['commit'])}</code>" if source.get("commit") else ""
+        if re.match(r"^(github\.com|gitlab\.com|codeberg\.org)/[\w.-]+/[\w.-]+$", repo):
+            links.append(f'repository <a href="https://{esc(repo)}">{esc(repo)}</a>{commit}')
+        else:
+            links.append(f"repository {esc(repo)}{commit}")
+    return " · ".join(links)
+
+
+def _short(sha: str | None) -> str:
+    return sha[:10] if sha else "-"
+
+
+def _target_section(
+    target: dict[str, Any],
+    status: TargetStatus,
+    source_anchor: dict[str, str],
+    witness: str | None,
+) -> str:
+    tid = target["id"]
+    info = status.target
+    prov = target["provenance"]
+    statement_origin = ORIGIN_LABELS.get(prov["statement"], prov["statement"])
+    proof_origin = ORIGIN_LABELS.get(prov.get("proof", "none"), prov.get("proof", "none"))
+    chips = [
+        _chip(target["kind"], "neutral"),
+        _chip(target["status"], target["status"]),
+        _chip(f"Statement: {statement_origin}", "origin", "where the statement comes from"),
+        _chip(f"Proof: {proof_origin}", "origin", "where the proof comes from"),
+    ]
+    if witness is not None:
+        chips.append(_chip(f"witness: {witness}", witness if witness != "not run" else "neutral"))
+    rows: list[tuple[str, str]] = []
+    if target["statement"]:
+        rows.append(("Statement", f"<code>{esc(target['statement'])}</code>"))
+    if target["proof"]:
+        rows.append(("Proof", f"<code>{esc(target['proof'])}</code>"))
+    if info.external is not None:
+        ext = info.external
+        where = esc(ext.repository) + (f" at <code>{esc(ext.commit)}</code>" if ext.commit else "")
+        if ext.name:
+            where += f", <code>{esc(ext.name)}</code>"
+        rows.append(("Lives in", where))
+    rows.append(("Evidence", esc(target["evidence"] or "none")))
+    if target["depends_on"]:
+        deps = ", ".join(f'<a href="#target-{esc(d)}">{esc(d)}</a>' for d in target["depends_on"])
+        rows.append(("Depends on", deps))
+    if info.source:
+        anchor = source_anchor.get(info.source)
+        name = f'<a href="#{anchor}">{esc(info.source)}</a>' if anchor else esc(info.source)
+        rows.append(("Source", name + (f", {esc(info.locator)}" if info.locator else "")))
+    if info.step or info.method:
+        rows.append(("Step", esc(" · ".join(x for x in (info.step, info.method) if x))))
+    if info.facts:
+        rows.append(("Facts", esc(", ".join(info.facts))))
+    if prov.get("where"):
+        rows.append(("Provenance", esc(prov["where"])))
+    if info.witness:
+        rows.append(("Witness", f"<code>{esc(info.witness)}</code> ({esc(witness)})"))
+    details = "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in rows)
+    parts = [
+        f'<article class="target" id="target-{esc(tid)}">',
+        f"<h3>{esc(target['title'])} <code>{esc(tid)}</code></h3>",
+        f'<p class="chips">{"".join(chips)}</p>',
+        f'<div class="informal">{render_text(target["informal"])}</div>',
+    ]
+    if target.get("lean"):
+        parts.append(
+            f'<pre class="lean" aria-label="Lean statement of {esc(tid)}"><code>'
+            f"{highlight_lean(target['lean'])}</code></pre>"
+        )
+    parts.append(f"<dl>{details}</dl>")
+    if target["reasons"]:
+        reasons = "".join(f"<li>{esc(r)}</li>" for r in target["reasons"])
+        parts.append(
+            f"<details><summary>Why not proved ({len(target['reasons'])})</summary>"
+            f"<ul>{reasons}</ul></details>"
+        )
+    parts.append("</article>")
+    return "\n".join(parts)
+
+
+PROVENANCE_HELP = (
+    "<details><summary>How statement and proof provenance work</summary>"
+    "<p>The first chip gives the origin of the statement; the second the origin of its "
+    "proof.</p><ul>"
+    "<li><strong>Literature-sourced</strong>: the statement appears in a cited source; only "
+    "wording and notation differ.</li>"
+    "<li><strong>AI-adapted</strong>: a semantically identical restatement of "
+    "literature-sourced material, modulo indexing, notation and boundary cases.</li>"
+    "<li><strong>AI-generated</strong>: a new statement formulated by AI, with no source for "
+    "the claim itself.</li></ul>"
+    "<p>These labels describe origin, not correctness: status, evidence and citations are "
+    "separate.</p></details>"
+)
+
+
+def _history_section(entry: dict[str, Any], events: list[HistoryEvent]) -> str:
+    parts = ['<h2 id="history">History</h2>']
+    revisions = entry["statement_history"]
+    parts.append("<h3>Statement revisions</h3>")
+    if revisions:
+        rows = "".join(
+            f"<tr><td>{esc(r['revision'])}</td><td>{esc(r['date'])}</td>"
+            f"<td>{esc(r['reason'])}</td><td><code>{esc(r['digest'][:19])}</code></td>"
+            f"<td><code>{esc(_short(r.get('commit')))}</code></td></tr>"
+            for r in revisions
+        )
+        parts.append(
+            "<table><thead><tr><th scope='col'>Revision</th><th scope='col'>Date</th>"
+            "<th scope='col'>Reason</th><th scope='col'>Digest</th>"
+            f"<th scope='col'>Commit</th></tr></thead><tbody>{rows}</tbody></table>"
+        )
+    else:
+        parts.append('<p class="muted">No revision recorded (statements not pinned yet).</p>')
+    parts.append("<h3>Pin and status changes in git</h3>")
+    if events:
+        rows = "".join(
+            f"<tr><td>{esc(e.date.date().isoformat())}</td>"
+            f'<td><code title="{esc(e.sha)}">{esc(e.short)}</code></td>'
+            f"<td>{esc(e.author)}</td><td>{_event_change(e)}</td>"
+            f"<td>{esc(e.summary)}</td></tr>"
+            for e in reversed(events)
+        )
+        parts.append(
+            "<table><thead><tr><th scope='col'>Date</th><th scope='col'>Commit</th>"
+            "<th scope='col'>Author</th><th scope='col'>Change</th>"
+            f"<th scope='col'>Commit message</th></tr></thead><tbody>{rows}</tbody></table>"
+        )
+    else:
+        parts.append('<p class="muted">No git history for this mission file.</p>')
+    return "\n".join(parts)
+
+
+def _event_change(event: HistoryEvent) -> str:
+    if event.kind == "pin":
+        before = f"<code>{esc(event.before[:19])}</code>" if event.before else "none"
+        after = f"<code>{esc(event.after[:19])}</code>" if event.after else "none"
+        return f"statement pin {before} → {after}"
+    link = f'<a href="#target-{esc(event.target)}">{esc(event.target)}</a>'
+    return f"{link}: {esc(event.before or 'none')} → {esc(event.after or 'none')}"
+
+
+def _footer(data: dict[str, Any]) -> str:
+    commit = f" from commit <code>{esc(_short(data['commit']))}</code>" if data["commit"] else ""
+    return (
+        f"Generated {esc(data['generated'])}{commit} by <code>missions report --format html"
+        "</code>. Evidence <em>source</em> means no <code>sorry</code> is visible to a source "
+        "scan (not compiled); <em>kernel</em> means Lean checked it."
+    )
+
+
+def mission_page(
+    entry: dict[str, Any],
+    mission: MissionStatus,
+    events: list[HistoryEvent],
+    footer: str,
+) -> str:
+    counts = _counts(entry["targets"])
+    source_anchor = {s["key"]: f"source-{i}" for i, s in enumerate(entry["sources"], 1)}
+    witness_states = [
+        _witness_state(t, s.target.witness)
+        for t, s in zip(entry["targets"], mission.targets, strict=True)
+    ]
+    meta = [
+        ("Mission", f"<code>{esc(entry['id'])}</code>"),
+        ("Category", esc(entry["category"])),
+        ("Status", _chip(entry["status"], _status_cls(entry["status"]))),
+        ("Targets", esc(_count_text(counts))),
+        ("Lean module", f"<code>{esc(entry['module'])}</code>"),
+        ("Statement pin", esc(_pin_text(entry["pin"]))),
+        ("Evidence", esc(_evidence_text(entry["targets"]))),
+        ("Witnesses", esc(_witness_summary(witness_states))),
+    ]
+    toc = "".join(
+        f'<li><a href="#{a}">{t}</a></li>'
+        for a, t in (
+            ("summary", "Summary"),
+            ("graph", "Dependency graph"),
+            ("targets", "Targets"),
+            ("sources", "Sources"),
+            ("conventions", "Conventions"),
+            ("history", "History"),
+        )
+    )
+    legend = "".join(f"<li>{_chip(s, s)}</li>" for s in STATUSES)
+    sources = []
+    for i, source in enumerate(entry["sources"], 1):
+        locators = "".join(f"<li>{render_inline(x)}</li>" for x in source.get("locators", []))
+        links = _source_links(source)
+        sources.append(
+            f'<li id="source-{i}"><p>{render_inline(source["citation"])} '
+            f'<span class="muted">[{esc(source["key"])}]</span></p>'
+            + (f"<p>{links}</p>" if links else "")
+            + (f"<ul>{locators}</ul>" if locators else "")
+            + "</li>"
+        )
+    conventions = "".join(f"<li>{render_inline(c)}</li>" for c in entry["conventions"])
+    targets = "\n".join(
+        _target_section(t, s, source_anchor, w)
+        for t, s, w in zip(entry["targets"], mission.targets, witness_states, strict=True)
+    )
+    body = "\n".join(
+        [
+            f"<h1>{esc(entry['title'])}</h1>",
+            f'<nav class="toc" aria-label="On this page"><ul>{toc}</ul></nav>',
+            '<dl class="meta">' + "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in meta) + "</dl>",
+            _bar(counts),
+            '<h2 id="summary">Summary</h2>',
+            render_text(entry["summary"]),
+            '<h2 id="graph">Dependency graph</h2>',
+            '<figure class="graph">',
+            dependency_svg(entry),
+            "<figcaption>Arrows run from a target to the targets that use it, ending at the "
+            "goal (heavier outline). Each node links to its target below. "
+            f'<ul class="legend" aria-label="Status colours">{legend}</ul></figcaption>',
+            "</figure>",
+            '<h2 id="targets">Targets</h2>',
+            PROVENANCE_HELP,
+            targets,
+            '<h2 id="sources">Sources</h2>',
+            f'<ol class="sources">{"".join(sources)}</ol>',
+            '<h2 id="conventions">Conventions</h2>',
+            f"<ul>{conventions}</ul>" if conventions else '<p class="muted">None recorded.</p>',
+            _history_section(entry, events),
+        ]
+    )
+    crumbs = f'<a href="index.html">Missions</a> › {esc(entry["id"])}'
+    return _document(f"{entry['title']} · missions", body, crumbs, footer)
+
+
+def index_page(data: dict[str, Any], analysis: Analysis, footer: str) -> str:
+    summary = data["summary"]
+    cards: list[str] = []
+    for entry, mission in zip(data["missions"], analysis.missions, strict=True):
+        counts = _counts(entry["targets"])
+        states = [
+            _witness_state(t, s.target.witness)
+            for t, s in zip(entry["targets"], mission.targets, strict=True)
+        ]
+        rows = [
+            ("Targets", esc(_count_text(counts))),
+            ("Evidence", esc(_evidence_text(entry["targets"]))),
+            ("Witnesses", esc(_witness_summary(states))),
+            ("Pin", esc(_pin_text(entry["pin"]))),
+        ]
+        cards.append(
+            '<li class="card">'
+            f'<h3><a href="{esc(page_name(entry["id"]))}">{esc(entry["title"])}</a></h3>'
+            f"<p>{_chip(entry['category'], 'neutral')}"
+            f"{_chip(entry['status'], _status_cls(entry['status']))} "
+            f"<code>{esc(entry['id'])}</code></p>"
+            + _bar(counts)
+            + "<dl>"
+            + "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in rows)
+            + "</dl></li>"
+        )
+    gate = data["gate"]
+    if gate["ok"]:
+        gate_html = "<p>All gate rules pass.</p>"
+    else:
+        rows_html = "".join(
+            f"<tr><td><code>{esc(v['rule'])}</code></td>"
+            f"<td><code>{esc(v['file'] or '-')}:{esc(v['line'] or 1)}</code></td>"
+            f"<td>{esc(v['message'])}</td></tr>"
+            for v in gate["violations"]
+        )
+        gate_html = (
+            f"<p>{len(gate['violations'])} gate violation(s).</p>"
+            "<table><thead><tr><th scope='col'>Rule</th><th scope='col'>Where</th>"
+            f"<th scope='col'>Message</th></tr></thead><tbody>{rows_html}</tbody></table>"
+        )
+    intro = (
+        f"{summary['missions']} missions ({summary['complete']} complete), "
+        f"{summary['targets']} targets: {summary['proved']} proved, {summary['stated']} "
+        f"stated, {summary['missing']} missing, {summary['external']} external."
+    )
+    legend = "".join(f"<li>{_chip(s, s)}</li>" for s in STATUSES)
+    body = "\n".join(
+        [
+            "<h1>Missions dashboard</h1>",
+            f"<p>{esc(intro)}</p>",
+            f'<ul class="legend" aria-label="Status colours">{legend}</ul>',
+            '<h2 id="missions">Missions</h2>',
+            f'<ul class="cards">{"".join(cards)}</ul>',
+            '<h2 id="gate">Gate</h2>',
+            gate_html,
+        ]
+    )
+    return _document("Missions dashboard", body, "Missions", footer)
+
+
+def write_dashboard(
+    analysis: Analysis,
+    gate: GateResult,
+    out_dir: Path,
+    *,
+    witnesses: dict[str, dict[str, Any]] | None = None,
+) -> list[Path]:
+    """Write ``index.html``, one page per mission and ``style.css`` into ``out_dir``.
+
+    ``witnesses`` are the last witness results per ``mission/target`` (default: the ones
+    ``missions witness`` saved for this workspace).
+    """
+    if witnesses is None:
+        from missions.witness import load_results
+
+        witnesses = load_results(str(analysis.root))
+    data = report_json(analysis, gate)
+    for entry in data["missions"]:
+        for target in entry["targets"]:
+            result = witnesses.get(f"{entry['id']}/{target['id']}")
+            if target.get("witness") is None and isinstance(result, dict):
+                target["witness"] = result
+    out_dir.mkdir(parents=True, exist_ok=True)
+    footer = _footer(data)
+    written: list[Path] = []
+
+    def emit(name: str, text: str) -> None:
+        path = out_dir / name
+        atomic_write_text(path, text)
+        path.chmod(0o644)  # published as a static site: readable by the web server
+        written.append(path)
+
+    emit("style.css", stylesheet())
+    emit("index.html", index_page(data, analysis, footer))
+    for entry, mission in zip(data["missions"], analysis.missions, strict=True):
+        events = mission_history(analysis.root, mission.file)
+        emit(page_name(entry["id"]), mission_page(entry, mission, events, footer))
+    return written
