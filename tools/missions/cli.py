@@ -103,6 +103,17 @@ def _root(root: Path | None) -> Path:
     return check_root(root) if root is not None else find_root(Path.cwd())
 
 
+def _write_output(text: str, output: Path | None) -> None:
+    """Print ``text``, or write it atomically to ``output`` (whose directory must exist)."""
+    if output is None:
+        sys.stdout.write(text)
+        return
+    with _input_errors():
+        if not output.parent.is_dir():
+            raise InputError.single(output, 1, "output directory does not exist")
+        atomic_write_text(output, text)
+
+
 def _print_json(data: Any) -> None:
     sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n")
 
@@ -276,10 +287,7 @@ def check(
         _fail(exc.problems)
     gate = run_gate(analysis, extra)
     if junit is not None:
-        with _input_errors():
-            if not junit.parent.is_dir():
-                raise InputError.single(junit, 1, "output directory does not exist")
-            atomic_write_text(junit, junit_xml(analysis, gate))
+        _write_output(junit_xml(analysis, gate), junit)
     if as_json:
         _print_json(gate_json(gate))
     else:
@@ -411,13 +419,7 @@ def report(
         text = json.dumps(report_json(analysis, gate), indent=2, ensure_ascii=False) + "\n"
     else:
         text = report_markdown(analysis, gate)
-    if output is None:
-        sys.stdout.write(text)
-    else:
-        with _input_errors():
-            if not output.parent.is_dir():
-                raise InputError.single(output, 1, "output directory does not exist")
-            atomic_write_text(output, text)
+    _write_output(text, output)
 
 
 @app.command()
@@ -502,13 +504,7 @@ def export(
         if fmt == "dojo":
             data = {"format": "lean_dojo.Theorem", "theorems": dojo_records(export_dojo(analysis))}
     text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-    if output is None:
-        sys.stdout.write(text)
-    else:
-        with _input_errors():
-            if not output.parent.is_dir():
-                raise InputError.single(output, 1, "output directory does not exist")
-            atomic_write_text(output, text)
+    _write_output(text, output)
 
 
 @app.command()
