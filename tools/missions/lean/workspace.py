@@ -114,7 +114,6 @@ class ScanCache:
     directory: Path | None
     entries: dict[str, dict[str, Any]] = field(default_factory=dict)
     dirty: bool = False
-    reads: int = 0
 
     @classmethod
     def open(cls, directory: Path | None) -> ScanCache:
@@ -135,7 +134,6 @@ class ScanCache:
 
     def record(self, scanned: ScannedFile) -> FileScan:
         """Store a fresh scan (or reuse the cached one when only the timestamp moved)."""
-        self.reads += 1
         entry = self.entries.get(scanned.path)
         self.dirty = True
         if entry is not None and entry["sha"] == scanned.sha:
