@@ -114,6 +114,18 @@ def _write_output(text: str, output: Path | None) -> None:
         atomic_write_text(output, text)
 
 
+def _progress() -> Progress:
+    """A transient progress bar on stderr (so stdout stays clean for data)."""
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+    )
+
+
 def _print_json(data: Any) -> None:
     sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n")
 
@@ -443,14 +455,7 @@ def build(ids: IdsArgument = None, root: RootOption = None) -> None:
                 return mission_id
         return None
 
-    with Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=err,
-        transient=True,
-    ) as progress:
+    with _progress() as progress:
         task = progress.add_task("lake build", total=None)
 
         def on_event(event: Job | Diagnostic | str) -> None:
@@ -554,14 +559,7 @@ def witness(
             raise InputError(problems)
     context = WitnessContext(budget=budget)  # type: ignore[arg-type]
     results: list[tuple[str, WitnessResult]] = []
-    with Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=err,
-        transient=True,
-    ) as progress:
+    with _progress() as progress:
         task = progress.add_task("witnesses", total=len(plan))
         for mission_id, claim in plan:
             progress.update(task, description=f"{mission_id}/{claim.target}")
