@@ -68,6 +68,13 @@ def git(root: Path, *args: str) -> str:
     return done.stdout.strip()
 
 
+def init_repo(root: Path, message: str = "workspace") -> None:
+    """Turn ``root`` into a git repository with everything in one commit."""
+    git(root, "init", "-q", "-b", "main")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", message)
+
+
 @pytest.fixture(autouse=True)
 def _isolated_cache(
     tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
@@ -97,9 +104,7 @@ def make_workspace(tmp_path: Path) -> Callable[..., Path]:
                 MISSION_YAML.format(id=mission_id, module=module), encoding="utf-8"
             )
         if use_git:
-            git(root, "init", "-q", "-b", "main")
-            git(root, "add", "-A")
-            git(root, "commit", "-q", "-m", "initial")
+            init_repo(root, "initial")
         return root
 
     return build

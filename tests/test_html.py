@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from conftest import REPO, copy_repo_workspace, git
+from conftest import REPO, copy_repo_workspace, git, init_repo
 from missions.catalog import load_catalog
 from missions.cli import app
 from missions.gate import run_gate
@@ -354,9 +354,7 @@ def test_history_events_from_git_and_on_the_page(tmp_path: Path) -> None:
     assert mission_history(root, mission) == []  # not a repository
     # an informal text with mathematics, to see MathML on the page
     _set(mission, "p0 = (0, 1/2) has mean 1/4", "$x^2$ aside, p0 = (0, 1/2) has mean 1/4")
-    git(root, "init", "-q", "-b", "main")
-    git(root, "add", "-A")
-    git(root, "commit", "-q", "-m", "initial")
+    init_repo(root, "initial")
     _set(mission, "status: proved\n", "status: stated\n")  # the first target
     git(root, "commit", "-q", "-am", "demote the first target")
     mission.write_text("targets: [unclosed\n", encoding="utf-8")

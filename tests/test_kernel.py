@@ -245,12 +245,10 @@ def test_real_audit_on_the_workspace() -> None:
 def test_kernel_record_stands_until_its_proof_closure_changes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from conftest import git
+    from conftest import git, init_repo
 
     root = copy_repo_workspace(tmp_path)
-    git(root, "init", "-q", "-b", "main")
-    git(root, "add", "-A")
-    git(root, "commit", "-q", "-m", "workspace")
+    init_repo(root, "workspace")
     monkeypatch.setenv("PATH", _fake_lake_path(tmp_path))
     monkeypatch.setenv("FAKE_AUDIT", "{}")
     runner = CliRunner()

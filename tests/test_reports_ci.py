@@ -12,7 +12,7 @@ import pytest
 import xmlschema
 from typer.testing import CliRunner
 
-from conftest import copy_repo_workspace, git
+from conftest import copy_repo_workspace, git, init_repo
 from missions.cli import app
 from missions.gate import RULES
 
@@ -113,9 +113,7 @@ def test_doctor_flags_a_wrong_lean_and_a_drifted_manifest(
 
 
 def test_export_json_lists_open_targets(repo: Path) -> None:
-    git(repo, "init", "-q", "-b", "main")
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "-m", "workspace")
+    init_repo(repo, "workspace")
     result = runner.invoke(app, ["export", "--format", "json", "--root", str(repo)])
     assert result.exit_code == 0, result.stderr
     data = json.loads(result.stdout)
@@ -134,9 +132,7 @@ def test_export_needs_a_commit(repo: Path) -> None:
 
 def test_dojo_export_uses_lean_dojo_classes(repo: Path) -> None:
     lean_dojo = pytest.importorskip("lean_dojo", reason="LeanDojo (the dojo extra) not installed")
-    git(repo, "init", "-q", "-b", "main")
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "-m", "workspace")
+    init_repo(repo, "workspace")
     from missions.catalog import load_catalog
     from missions.export import export_dojo
     from missions.lean.workspace import load_workspace
@@ -153,9 +149,7 @@ def test_dojo_export_without_lean_dojo_is_a_clear_error(repo: Path) -> None:
         pass
     else:
         pytest.skip("LeanDojo is installed")
-    git(repo, "init", "-q", "-b", "main")
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "-m", "workspace")
+    init_repo(repo, "workspace")
     result = runner.invoke(app, ["export", "--format", "dojo", "--root", str(repo)])
     assert result.exit_code == 2 and "pip install 'missions[dojo]'" in result.stderr
 
