@@ -87,15 +87,6 @@ def test_unknown_mission_and_missing_root(repo: Path, tmp_path: Path) -> None:
     assert "workspace root does not exist" in stderr
 
 
-def test_broken_lean_file_is_bad_input(repo: Path) -> None:
-    (repo / "Formal/MAE/Broken.lean").write_text(
-        "theorem x : True := by\n  /- unterminated", encoding="utf-8"
-    )
-    code, _, stderr = run("status", "--root", str(repo))
-    assert code == 2
-    assert "Formal/MAE/Broken.lean:2: Lean syntax: unterminated comment" in stderr
-
-
 def test_show_reads_well(repo: Path) -> None:
     code, stdout, _ = run("show", "mae-normalized-pixel", "--root", str(repo))
     assert code == 0
@@ -240,13 +231,6 @@ def test_installed_command_in_a_subprocess(repo: Path) -> None:
         check=False,
     )
     assert module.returncode == 0 and "YAML valid" in module.stdout
-
-
-def test_non_utf8_lean_file_is_bad_input(repo: Path) -> None:
-    (repo / "Formal/MAE/Latin1.lean").write_bytes(b"-- ok\n-- caf\xe9\n")
-    code, _, stderr = run("check", "--root", str(repo))
-    assert code == 2
-    assert stderr.strip().endswith("Formal/MAE/Latin1.lean:2: Lean file is not valid UTF-8")
 
 
 @pytest.mark.parametrize(

@@ -66,24 +66,39 @@ def lean_file_stats(root: str, libraries: list[str]) -> list[tuple[str, os.stat_
     found: list[tuple[str, os.stat_result]] = []
     for library in libraries:
         top = os.path.join(root, f"{library}.lean")
-        if os.path.isfile(top):
-            found.append((top, os.stat(top)))
+        try:
+            stat = os.stat(top)
+        except OSError:
+            stat = None
+        if stat is not None:
+            found.append((top, stat))
         _walk_lean(os.path.join(root, library), found)
     return found
 
 
 def _walk_lean(directory: str, found: list[tuple[str, os.stat_result]]) -> None:
+    """Collect ``.lean`` files below ``directory``.
+
+    Hidden entries (``.#Proofs.lean`` editor lock files, ``.lake``) are not modules, and a
+    symbolic link whose target is gone is nothing to scan: both are skipped. A directory that
+    cannot be listed contributes nothing; imports of its modules then fail to resolve, which
+    the status layer reports.
+    """
     try:
         with os.scandir(directory) as scan:
             entries = sorted(scan, key=lambda entry: entry.name)
     except OSError:
         return
     for entry in entries:
-        if entry.is_dir(follow_symlinks=False):
-            if not entry.name.startswith("."):
+        if entry.name.startswith("."):
+            continue
+        try:
+            if entry.is_dir(follow_symlinks=False):
                 _walk_lean(entry.path, found)
-        elif entry.name.endswith(".lean"):
-            found.append((entry.path, entry.stat()))
+            elif entry.name.endswith(".lean"):
+                found.append((entry.path, entry.stat()))
+        except OSError:  # a dangling or looping symbolic link
+            continue
 
 
 def iter_lean_files(root: str, libraries: list[str]) -> list[str]:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from missions.catalog import Catalog, Evidence, MissionFile, Status, Target
+from missions.lean.lakefile import unsafe_settings
 from missions.lean.scan import Decl
 from missions.lean.workspace import Module, Workspace
 from missions.pins import PinState, pin_state
@@ -92,15 +93,30 @@ class Analysis:
 
 
 class _Reach:
-    """Reachability from one proof over the declarations of its import closure."""
+    """Reachability from the proofs of one module over the declarations of its import closure.
+
+    An edge goes from a declaration to every declaration any identifier in it may denote
+    (:meth:`Workspace.mention_targets`); declarations automation may use unnamed (instances,
+    attributed lemmas, notations, attribute and rule-set commands) are reached from every
+    proof. When something's reach cannot be bounded — a tactic that searches the whole
+    environment, a command the scanner does not know — everything in the import closure is
+    reachable.
+    """
 
     def __init__(self, workspace: Workspace, module: Module) -> None:
         self.workspace = workspace
-        self.modules = set(workspace.closure(module.name))
-        self._implicit: list[tuple[Module, Decl]] | None = None
+        self.closure = workspace.closure(module.name)
+        self.modules = set(self.closure)
         self._edges: dict[int, list[tuple[Module, Decl]]] = {}
-        self._implicit_seen: set[tuple[str, int]] | None = None
-        self._implicit_reasons: list[str] = []
+        self._implicit: tuple[set[tuple[str, int]], list[str], list[str]] | None = None
+        root = workspace.root
+        #: unknown commands in the closure: their effect on automation is unbounded
+        self.unknown = [
+            f"unknown command `{word}` at {current.rel(root)}:{line}"
+            for current in workspace.modules_in(self.closure)
+            for line, word in current.scan.unknown
+            if not word.startswith("#")
+        ]
 
     def visible(self, names: list[str]) -> list[tuple[Module, Decl]]:
         found: list[tuple[Module, Decl]] = []
@@ -110,32 +126,32 @@ class _Reach:
                     found.append((module, decl))
         return found
 
-    def edges(self, decl: Decl) -> list[tuple[Module, Decl]]:
+    def edges(self, module: Module, decl: Decl) -> list[tuple[Module, Decl]]:
         cached = self._edges.get(id(decl))
         if cached is None:
-            cached = self._edges[id(decl)] = self._compute_edges(decl)
+            cached = self._edges[id(decl)] = self.visible(
+                self.workspace.mention_targets(module, decl)
+            )
         return cached
 
-    def _compute_edges(self, decl: Decl) -> list[tuple[Module, Decl]]:
-        return self.visible(self.workspace.mention_targets(decl))
-
-    def implicit_roots(self) -> list[tuple[Module, Decl]]:
-        if self._implicit is None:
-            self._implicit = [
-                (module, decl)
-                for module in self.workspace.modules_in(sorted(self.modules))
-                for decl in module.scan.decls
-                if decl.implicit
-            ]
-        return self._implicit
+    def everything(self) -> list[tuple[Module, Decl]]:
+        return [
+            (module, decl)
+            for module in self.workspace.modules_in(self.closure)
+            for decl in module.scan.decls
+        ]
 
     def _walk(
         self,
         queue: deque[tuple[Module, Decl, str]],
         seen: set[tuple[str, int]],
         start: Decl | None,
+        searches: list[str],
     ) -> list[str]:
-        """Breadth-first over declarations; reasons for everything unproved it meets."""
+        """Breadth-first over declarations; reasons for everything unproved it meets.
+
+        Environment-searching tactics met on the way are appended to ``searches``.
+        """
         root = self.workspace.root
         reasons: list[str] = []
         while queue:
@@ -150,9 +166,11 @@ class _Reach:
                     f"native computation in {label} at {rel}:{line}{suffix} "
                     "adds a non-standard axiom"
                 )
+            for line in decl.searches:
+                searches.append(f"{rel}:{line}")
             if decl.kind == "axiom":
                 reasons.append(f"uses axiom {decl.name} ({rel}:{decl.line})")
-            for module_next, decl_next in self.edges(decl):
+            for module_next, decl_next in self.edges(module, decl):
                 if start is not None and decl_next is start:
                     reasons.append(
                         f"{start.name} refers to itself"
@@ -162,37 +180,48 @@ class _Reach:
                 key = (module_next.name, decl_next.start)
                 if key not in seen:
                     seen.add(key)
-                    queue.append(
-                        (
-                            module_next,
-                            decl_next,
-                            via or f"used by {start.name}" if start is not None else via,
-                        )
-                    )
+                    next_via = via or (f"used by {start.name}" if start is not None else "")
+                    queue.append((module_next, decl_next, next_via))
         return reasons
 
-    def _implicit_closure(self) -> tuple[set[tuple[str, int]], list[str]]:
+    def _implicit_closure(self) -> tuple[set[tuple[str, int]], list[str], list[str]]:
         """Everything automation may use unnamed, walked once per proof module."""
-        if self._implicit_seen is None:
+        if self._implicit is None:
             seen: set[tuple[str, int]] = set()
             queue: deque[tuple[Module, Decl, str]] = deque()
-            for module, decl in self.implicit_roots():
-                key = (module.name, decl.start)
-                if key not in seen:
-                    seen.add(key)
-                    queue.append((module, decl, _implicit_role(decl)))
-            self._implicit_reasons = self._walk(queue, seen, None)
-            self._implicit_seen = seen
-        return self._implicit_seen, self._implicit_reasons
+            for module, decl in self.everything():
+                if decl.implicit:
+                    key = (module.name, decl.start)
+                    if key not in seen:
+                        seen.add(key)
+                        queue.append((module, decl, _implicit_role(decl)))
+            searches: list[str] = []
+            reasons = self._walk(queue, seen, None, searches)
+            self._implicit = (seen, reasons, searches)
+        return self._implicit
 
     def problems(self, start: tuple[Module, Decl]) -> list[str]:
         """Reasons why something reachable from ``start`` is not certainly proved."""
-        implicit_seen, implicit_reasons = self._implicit_closure()
+        implicit_seen, implicit_reasons, implicit_searches = self._implicit_closure()
         seen = set(implicit_seen)
         module, decl = start
         seen.add((module.name, decl.start))
         queue: deque[tuple[Module, Decl, str]] = deque([(module, decl, "")])
-        return self._walk(queue, seen, decl) + implicit_reasons
+        searches = list(implicit_searches)
+        reasons = self._walk(queue, seen, decl, searches) + implicit_reasons
+        unbounded = [f"`exact?`-style search at {site}" for site in searches] + self.unknown
+        if unbounded:
+            why = f"everything imported is reachable: {unbounded[0]}"
+            if len(unbounded) > 1:
+                why += f" (and {len(unbounded) - 1} more)"
+            rest: deque[tuple[Module, Decl, str]] = deque()
+            for module_next, decl_next in self.everything():
+                key = (module_next.name, decl_next.start)
+                if key not in seen:
+                    seen.add(key)
+                    rest.append((module_next, decl_next, why))
+            reasons += self._walk(rest, seen, decl, [])
+        return reasons
 
 
 def _implicit_role(decl: Decl) -> str:
@@ -202,9 +231,11 @@ def _implicit_role(decl: Decl) -> str:
         return f"attribute [{', '.join(decl.attrs)}] command, usable implicitly"
     if decl.kind in ("notation", "notation3", "infix", "infixl", "infixr", "prefix", "postfix"):
         return "notation in scope"
+    if decl.kind == "unknown command":
+        return "a command the scanner does not know"
     if decl.attrs:
         return f"@[{', '.join(decl.attrs)}] declaration, usable implicitly"
-    return "usable implicitly"
+    return f"{decl.kind} command, usable implicitly"
 
 
 def _closure_risks(workspace: Workspace, module: Module) -> list[str]:
@@ -217,11 +248,17 @@ def _closure_risks(workspace: Workspace, module: Module) -> list[str]:
         for extension in current.scan.extensions:
             if extension.code:
                 reasons.append(
-                    f"custom syntax or elaborator (`{extension.command}`) at "
+                    f"custom syntax, elaborator or metaprogram (`{extension.command}`) at "
                     f"{rel}:{extension.line} cannot be followed by a source scan"
                 )
         for finding in current.scan.findings:
             reasons.append(f"{finding.message} ({rel}:{finding.line})")
+        for line, word in current.scan.unknown:
+            if word.startswith("#"):
+                reasons.append(
+                    f"`{word}` at {rel}:{line} is a command the scanner does not know; "
+                    "it may run code"
+                )
         # a sorry the command splitter did not attribute to any declaration
         attributed = {line for decl in current.scan.decls for line in decl.sorries}
         for extension in current.scan.extensions:
@@ -245,6 +282,8 @@ class _Context:
         self.workspace = workspace
         self._reach: dict[str, _Reach] = {}
         self._risks: dict[str, list[str]] = {}
+        #: build options that weaken checking apply to every module
+        self.build_risks = [s.reason() for s in unsafe_settings(workspace.root)]
 
     def reach(self, module: Module) -> _Reach:
         if module.name not in self._reach:
@@ -253,7 +292,7 @@ class _Context:
 
     def risks(self, module: Module) -> list[str]:
         if module.name not in self._risks:
-            self._risks[module.name] = _closure_risks(self.workspace, module)
+            self._risks[module.name] = self.build_risks + _closure_risks(self.workspace, module)
         return self._risks[module.name]
 
 
@@ -356,7 +395,7 @@ def target_status(
         candidates = {
             decl.name
             for _, decl in reach.visible(
-                workspace.resolve(pdecl.type_name, pdecl.namespace, pdecl.opens)
+                workspace.type_candidates(pmodule, pdecl, pdecl.type_name)
             )
         }
         if sdecl.name not in candidates:

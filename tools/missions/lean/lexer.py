@@ -1,13 +1,29 @@
-"""A lexer for Lean 4 source, faithful where it matters for finding proofs and tricks.
+"""A lexer for Lean 4.30 source that reads comments, strings and names as Lean's tokenizer does.
 
-It follows Lean's own tokenizer on the points a regular expression over raw text gets
-wrong: nested block comments, doc and module comments, string escapes and ``s!``
-interpolation (whose ``{...}`` holes are code), raw strings ``r#"..."#``, character literals
-versus primes in names (``x'``), ``«guillemet»`` name parts, and ``#exit`` (after which
-nothing exists). Identifier characters follow ``Lean.isIdFirst``/``isIdRest``.
+Lean has no separate lexer: ``Lean.Parser.Basic`` (``whitespace``, ``finishCommentBlock``,
+``tokenFnAux``, ``strLitFnAux``, ``charLitFnAux``, ``identFnAux``) tokenizes on demand while
+parsing. This module reproduces those functions on every point that decides what is code and
+what is not, because a scanner that reads a comment or a string differently from Lean can be
+made to miss a ``sorry``:
 
-Tokens are plain tuples ``(kind, text, offset)`` because a workspace has millions of them;
-lines are computed on demand with :meth:`Source.line`.
+* ``--`` starts a line comment wherever whitespace may start; ``/-`` starts a block comment
+  whose *next character is consumed unread* (so ``/-/ -/`` is a complete comment), except that
+  ``/--`` and ``/-!`` are doc and module-doc tokens whose bodies start right after the three
+  characters; bodies nest on ``/-`` and end on ``-/``.
+* a string literal ends at the first unescaped ``"``; an *interpolated* string (only where
+  Lean's grammar puts one: after ``s!``, ``m!``, ``f!``, ``println!``, ``dbg_trace``,
+  ``throwError``, ``throwErrorAt term``, ``trace[cls]``) also has ``{...}`` holes that are code
+  and may hold further strings. When the syntax before a string is unknown but could take an
+  interpolated string (an unknown ``name!`` macro, a ``throw…`` head), the string is read both
+  ways: if both readings end at the same place, its holes are kept as code (the unsafer
+  reading); if they end at different places the file is reported as undecidable.
+* ``'`` starts a character literal unless the next character is ``'`` or the quote is the tail
+  of a symbol such as ``∑'`` or ``⁻¹'``; a prime inside a name (``x'``) belongs to the name.
+* ``«…»`` name parts, raw strings ``r#"…"#``, ``#exit`` (after which nothing exists).
+
+Nothing here recurses: interpolation holes use an explicit stack, so hostile nesting costs
+linear time, never a ``RecursionError``. Tokens are plain tuples ``(kind, text, offset)``
+because a workspace has millions of them; lines are computed on demand.
 """
 
 from __future__ import annotations
@@ -39,57 +55,56 @@ KIND_NAMES: Final = {
 
 Token = tuple[int, str, int]
 
-
-def _letter_like_class() -> str:
-    # Lean.isLetterLike: Greek (without λ, Π, Σ), Coptic, polytonic Greek,
-    # letterlike symbols (ℝ, ℕ, ...) and mathematical alphanumerics.
-    return (
-        "\u03b1-\u03ba\u03bc-\u03c9"
-        "\u0391-\u039f\u03a1\u03a2\u03a4-\u03a9"
-        "\u03ca-\u03fb"
-        "\u1f00-\u1ffe"
-        "\u2100-\u214f"
-        "\U0001d49c-\U0001d59f"
-    )
-
-
-_LETTER = _letter_like_class()
+# Lean.isLetterLike: Greek without λ, Π, Σ; Coptic; polytonic Greek; the letterlike block
+# (ℝ, ℕ, ...) and the mathematical alphanumerics.
+_LETTER = (
+    "\u03b1-\u03ba\u03bc-\u03c9"
+    "\u0391-\u039f\u03a1\u03a2\u03a4-\u03a9"
+    "\u03ca-\u03fb"
+    "\u1f00-\u1ffe"
+    "\u2100-\u214f"
+    "\U0001d49c-\U0001d59f"
+)
+# Lean.isSubScriptAlnum
 _SUBSCRIPT = "\u2080-\u2089\u2090-\u209c\u1d62-\u1d6a"
 _ID_FIRST = f"A-Za-z_{_LETTER}"
 _ID_REST = f"A-Za-z0-9_'!?{_LETTER}{_SUBSCRIPT}"
 _ATOM = f"(?:[{_ID_FIRST}][{_ID_REST}]*|«[^»]*»)"
 
-_SIMPLE = re.compile(
-    rf"""
-    (?P<ws>\s+)
-  | (?P<line>--[^\n]*)
-  | (?P<ident>{_ATOM}(?:\.{_ATOM})*)
-  | (?P<number>0[xX][0-9a-fA-F_]+|0[bB][01_]+|0[oO][0-7_]+
-       |[0-9][0-9_]*(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)
-  | (?P<hash>\#[A-Za-z_][A-Za-z0-9_!?]*)
-  | (?P<symbol>:=|=>|<;>|<\|>|\|>\.|\|>|<\||\.\.\.|\.\.|::|@\[|←|→|↔|≤|≥|≠|\S)
-    """,
-    re.VERBOSE,
-)
-_CHAR = re.compile(r"'(?:\\(?:x[0-9a-fA-F]{2}|u\{[0-9a-fA-F]+\}|.)|[^\\'\n])'")
-_RAW_START = re.compile(r'r(#*)"')
-_BLOCK = re.compile(r"/-|-/")
-_STRING_BODY = re.compile(r'[^"\\{]+|\\.|\{|"', re.DOTALL)
+#: Whitespace as ``Char.isWhitespace`` knows it, and line comments; skipped before a token.
+_SKIP = r"[ \t\r\n]*(?:--[^\n]*[ \t\r\n]*)*"
 
-#: Heads whose string argument is an interpolated string: its ``{...}`` holes are code.
-INTERPOLATION_HEADS: Final = frozenset(
-    {
-        "throwError",
-        "throwErrorAt",
-        "logInfo",
-        "logInfoAt",
-        "logWarning",
-        "logWarningAt",
-        "logError",
-        "logErrorAt",
-        "dbg_trace",
-    }
+_TOKEN = re.compile(
+    rf"""(?>{_SKIP})(?:
+      (?P<raw>r\#*")
+    | (?P<ident>{_ATOM}(?:\.{_ATOM})*)
+    | (?P<number>0[xX][0-9a-fA-F_]+|0[bB][01_]+|0[oO][0-7_]+
+         |[0-9][0-9_]*(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)
+    | (?P<hash>\#[A-Za-z_][A-Za-z0-9_!?]*)
+    | (?P<block>/-)
+    | (?P<quote>")
+    | (?P<apos>')
+    | (?P<guillemet>«)
+    | (?P<symbol>:=|=>|->|<-|<;>|<\|>|\|>\.|\|>|<\||\.\.\.|\.\.|::|@\[|%\[|⁻¹'|.)
+    )""",
+    re.VERBOSE | re.DOTALL,
 )
+_CHAR = re.compile(r"'(?:\\(?:[\\\"'rnt]|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4})|[^\\'])'", re.DOTALL)
+_BLOCK_MARK = re.compile(r"/-|-/")
+_PLAIN_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_PIECE = re.compile(r'(?:[^"\\{]|\\.)*', re.DOTALL)
+
+#: Symbols that, followed by ``'``, form one token (``∑'``, ``∏'``, ``×'``, ``Σ'``, ``∘'``;
+#: ``⁻¹'`` and ``''`` are matched whole). Anywhere else a quote that does not continue a name
+#: starts a character literal, as in ``tokenFnAux``.
+_QUOTE_SUFFIXED: Final = frozenset("∑∏×Σ∘")
+
+#: Syntax that Lean parses with ``interpolatedStr(term)`` right before the string.
+INTERPOLATION_HEADS: Final = frozenset(
+    {"s!", "m!", "f!", "println!", "dbg_trace", "throwError"}
+)
+#: Syntax that takes one term before its interpolated string.
+INTERPOLATION_HEADS_WITH_ARGUMENT: Final = frozenset({"throwErrorAt"})
 
 
 class LexError(Exception):
@@ -101,7 +116,7 @@ class LexError(Exception):
 
 @dataclass
 class Source:
-    """Lean source text with its tokens and where ``#exit`` cut it off."""
+    """Lean source text with its tokens, where ``#exit`` cut it off, and what went wrong."""
 
     text: str
     tokens: list[Token] = field(default_factory=list)
@@ -120,125 +135,251 @@ class Source:
         return offset - self._line_starts[line - 1]
 
 
-def _skip_block_comment(text: str, start: int) -> int:
-    """Offset just past the ``-/`` closing the (nested) block comment opened at ``start``."""
+def skip_block_comment(text: str, body: int, start: int) -> int:
+    """Offset just past the ``-/`` that closes a comment whose body starts at ``body``."""
     depth = 1
-    pos = start + 2
+    search = _BLOCK_MARK.search
+    pos = body
     while True:
-        match = _BLOCK.search(text, pos)
+        match = search(text, pos)
         if match is None:
             raise LexError(start, "unterminated comment")
-        depth += 1 if match.group() == "/-" else -1
         pos = match.end()
-        if depth == 0:
-            return pos
+        if match.group() == "/-":
+            depth += 1
+        else:
+            depth -= 1
+            if depth == 0:
+                return pos
 
 
 class _Lexer:
-    def __init__(self, text: str) -> None:
+    """Tokenizes ``text[start:]``; one instance per reading (a string read both ways uses two)."""
+
+    def __init__(self, text: str, start: int = 0, *, stop_at_string_end: bool = False) -> None:
         self.text = text
+        self.pos = start
         self.tokens: list[Token] = []
         self.exit_offset: int | None = None
+        #: For a trial reading of one string: stop once the outermost string has ended.
+        self.stop_at_string_end = stop_at_string_end
+        #: Brace depth inside each open interpolation hole, innermost last.
+        self.holes: list[int] = []
+        #: Offsets of the strings that are still open around the current hole.
+        self.open_strings: list[int] = []
 
-    def run(self) -> None:
-        end = self._lex(0, closing_brace=False)
-        if end < len(self.text) and self.exit_offset is None:
-            raise LexError(end, "unexpected '}'")
-
-    def _lex(self, pos: int, *, closing_brace: bool) -> int:
-        """Lex from ``pos``; inside an interpolation hole stop at its closing brace."""
-        text, tokens = self.text, self.tokens
+    def run(self) -> int:
+        """Lex to the end (or ``#exit``); return the offset where lexing stopped."""
+        text, tokens, holes = self.text, self.tokens, self.holes
         n = len(text)
-        depth = 0
-        simple = _SIMPLE.match
-        while pos < n:
-            c = text[pos]
-            if c == "/" and text.startswith("/-", pos):
-                end = _skip_block_comment(text, pos)
-                if text.startswith("/--", pos) and not text.startswith("/--/", pos):
-                    tokens.append((DOC, text[pos:end], pos))
-                elif text.startswith("/-!", pos):
-                    tokens.append((MODDOC, text[pos:end], pos))
-                pos = end
-                continue
-            if c == '"':
-                pos = self._string(pos, interpolated=self._interpolating())
-                continue
-            if c == "r":
-                raw = _RAW_START.match(text, pos)
-                if raw is not None:
-                    pos = self._raw_string(pos, raw)
-                    continue
-            if c == "'":
-                char = _CHAR.match(text, pos)
-                if char is not None:
-                    tokens.append((CHAR, char.group(), pos))
-                    pos = char.end()
-                    continue
-            match = simple(text, pos)
-            assert match is not None  # \S always matches
-            kind = match.lastgroup
-            if kind == "ws" or kind == "line":
-                pos = match.end()
-                continue
-            value = match.group()
-            if kind == "ident":
-                tokens.append((IDENT, value, pos))
-            elif kind == "number":
-                tokens.append((NUMBER, value, pos))
-            elif kind == "hash":
-                if value == "#exit":
-                    self.exit_offset = pos
-                    return n
-                tokens.append((HASH, value, pos))
-            else:
-                if closing_brace:
-                    if value == "{":
-                        depth += 1
-                    elif value == "}":
-                        if depth == 0:
-                            return match.end()
-                        depth -= 1
-                tokens.append((SYMBOL, value, pos))
-            pos = match.end()
-        if closing_brace:
-            raise LexError(pos, "unterminated interpolation in string")
-        return pos
-
-    def _interpolating(self) -> bool:
-        if not self.tokens:
-            return False
-        kind, value, _ = self.tokens[-1]
-        return kind == IDENT and (value.endswith("!") or value in INTERPOLATION_HEADS)
-
-    def _string(self, start: int, *, interpolated: bool) -> int:
-        text = self.text
-        pos = start + 1
-        piece_start = start
+        match_token = _TOKEN.match
         while True:
-            match = _STRING_BODY.match(text, pos)
-            if match is None:
-                raise LexError(start, "unterminated string literal")
-            part = match.group()
-            pos = match.end()
-            if part == '"':
-                self.tokens.append((STRING, text[piece_start:pos], piece_start))
-                return pos
-            if part == "{" and interpolated:
-                self.tokens.append((STRING, text[piece_start:pos], piece_start))
-                pos = self._lex(pos, closing_brace=True)
-                if self.exit_offset is not None:
-                    return len(text)
-                piece_start = pos - 1
+            m = match_token(text, self.pos)
+            if m is None:  # only whitespace and comments remain
+                if holes:
+                    raise LexError(self.open_strings[-1], "unterminated interpolated string")
+                return n
+            kind = m.lastgroup
+            assert kind is not None  # every alternative is a named group
+            start = m.start(kind)
+            end = m.end()
+            if kind == "ident":
+                tokens.append((IDENT, m.group(kind), start))
+            elif kind == "symbol":
+                value = m.group(kind)
+                if holes:
+                    if value == "{":
+                        holes[-1] += 1
+                    elif value == "}":
+                        if holes[-1] == 0:
+                            holes.pop()
+                            self.pos = start
+                            if self._string_piece(start, closing_hole=True):
+                                return self.pos
+                            continue
+                        holes[-1] -= 1
+                tokens.append((SYMBOL, value, start))
+            elif kind == "number":
+                tokens.append((NUMBER, m.group(kind), start))
+            elif kind == "hash":
+                value = m.group(kind)
+                if value == "#exit" and not holes:
+                    self.exit_offset = start
+                    return n
+                tokens.append((HASH, value, start))
+            elif kind == "block":
+                end = self._comment(start)
+            elif kind == "quote":
+                self.pos = start
+                if self._string(start):
+                    return self.pos
+                continue
+            elif kind == "apos":
+                end = self._apostrophe(start)
+            elif kind == "raw":
+                end = self._raw_string(start, m.end() - start - 2)
+            else:  # an unterminated guillemet
+                raise LexError(start, "unterminated identifier escape «")
+            if end >= n and not holes:
+                return n
+            self.pos = end
 
-    def _raw_string(self, start: int, match: re.Match[str]) -> int:
-        closing = '"' + match.group(1)
-        end = self.text.find(closing, match.end())
+    # ------------------------------------------------------------- comments
+    def _comment(self, start: int) -> int:
+        text = self.text
+        after = text[start + 2 : start + 3]
+        if after in ("-", "!"):
+            end = skip_block_comment(text, start + 3, start)
+            self.tokens.append((DOC if after == "-" else MODDOC, text[start:end], start))
+            return end
+        # `whitespace` consumes the character after `/-` without looking at it
+        return skip_block_comment(text, start + 3, start)
+
+    # -------------------------------------------------------------- strings
+    def _string(self, start: int) -> bool:
+        """Lex the string at ``start``; True when a trial reading has reached its end."""
+        mode = self._string_mode()
+        if mode == "plain":
+            self._plain_string(start)
+        elif mode == "interpolated":
+            self.open_strings.append(start)
+            self._string_piece(start + 1, opening=start)
+        else:
+            self._ambiguous_string(start)
+        return self.stop_at_string_end and not self.holes
+
+    def _plain_string(self, start: int) -> None:
+        m = _PLAIN_STRING.match(self.text, start)
+        if m is None:
+            raise LexError(start, "unterminated string literal")
+        self.tokens.append((STRING, m.group(), start))
+        self.pos = m.end()
+
+    def _string_piece(
+        self, pos: int, *, opening: int | None = None, closing_hole: bool = False
+    ) -> bool:
+        """Lex one literal piece of an interpolated string (after ``"`` or a hole's ``}``).
+
+        Returns True when a trial reading has closed its outermost string.
+        """
+        text = self.text
+        piece_start = opening if opening is not None else pos
+        m = _PIECE.match(text, pos + (1 if closing_hole else 0))
+        assert m is not None  # the pattern accepts the empty string
+        end = m.end()
+        if end >= len(text):
+            raise LexError(self.open_strings[-1], "unterminated interpolated string")
+        if text[end] == "{":
+            self.tokens.append((STRING, text[piece_start : end + 1], piece_start))
+            self.holes.append(0)
+            self.pos = end + 1
+            return False
+        # the closing quote
+        self.tokens.append((STRING, text[piece_start : end + 1], piece_start))
+        self.open_strings.pop()
+        self.pos = end + 1
+        return self.stop_at_string_end and not self.holes
+
+    def _string_mode(self) -> str:
+        """plain, interpolated, or ambiguous, from the syntax right before the string."""
+        tokens = self.tokens
+        if not tokens:
+            return "plain"
+        kind, value, _ = tokens[-1]
+        if kind == IDENT and value in INTERPOLATION_HEADS:
+            return "interpolated"
+        if kind == SYMBOL and value == "]" and _closes_trace_class(tokens):
+            return "interpolated"
+        if len(tokens) >= 2 and tokens[-2][1] in INTERPOLATION_HEADS_WITH_ARGUMENT:
+            return "interpolated"
+        if kind == IDENT and (value.endswith("!") or value.startswith("throw")):
+            return "ambiguous"
+        if any(t[1] in INTERPOLATION_HEADS_WITH_ARGUMENT for t in tokens[-12:]):
+            return "ambiguous"  # `throwErrorAt term "…"` with a longer term
+        return "plain"
+
+    def _ambiguous_string(self, start: int) -> None:
+        """Read a string whose syntax is unknown both ways; keep the unsafer reading."""
+        plain = _PLAIN_STRING.match(self.text, start)
+        trial = _Lexer(self.text, start, stop_at_string_end=True)
+        trial.open_strings.append(start)
+        interpolated_end: int | None
+        try:
+            if not trial._string_piece(start + 1, opening=start):
+                trial.run()
+            interpolated_end = trial.pos
+        except LexError:
+            interpolated_end = None  # the interpolated reading is impossible
+        if interpolated_end is None:
+            if plain is None:
+                raise LexError(start, "unterminated string literal")
+            self.tokens.append((STRING, plain.group(), start))
+            self.pos = plain.end()
+        elif plain is None or interpolated_end == plain.end():
+            # same extent: the holes are code in one reading, so keep them as code
+            self.tokens.extend(trial.tokens)
+            self.pos = interpolated_end
+        else:
+            raise LexError(
+                start,
+                "this string reads differently as a plain and as an interpolated string, "
+                "and the syntax before it is unknown (write s!\"…\" or avoid braces)",
+            )
+
+    def _raw_string(self, start: int, hashes: int) -> int:
+        closing = '"' + "#" * hashes
+        body = start + 2 + hashes
+        end = self.text.find(closing, body)
         if end < 0:
             raise LexError(start, "unterminated raw string literal")
         end += len(closing)
         self.tokens.append((STRING, self.text[start:end], start))
         return end
+
+    # ------------------------------------------------------------ quotes
+    def _apostrophe(self, start: int) -> int:
+        text = self.text
+        if text.startswith("''", start):
+            self.tokens.append((SYMBOL, "''", start))
+            return start + 2
+        if start > 0 and text[start - 1] in _QUOTE_SUFFIXED:
+            self.tokens.append((SYMBOL, "'", start))  # the tail of ∑' ∏' ×' Σ' ∘'
+            return start + 1
+        m = _CHAR.match(text, start)
+        if m is None:
+            self.tokens.append((SYMBOL, "'", start))
+            return start + 1
+        self.tokens.append((CHAR, m.group(), start))
+        return m.end()
+
+
+def _matching_open(tokens: list[Token], close: int, limit: int = 200) -> int | None:
+    """Index of the bracket that ``tokens[close]`` closes, looking back at most ``limit``."""
+    closer = tokens[close][1]
+    opener = {")": "(", "]": "[", "}": "{"}[closer]
+    depth = 0
+    for j in range(close, max(-1, close - limit), -1):
+        kind, value, _ = tokens[j]
+        if kind != SYMBOL:
+            continue
+        if value == closer:
+            depth += 1
+        elif value == opener or (opener == "[" and value in ("@[", "%[")):
+            depth -= 1
+            if depth == 0:
+                return j
+    return None
+
+
+def _closes_trace_class(tokens: list[Token]) -> bool:
+    """Whether the last token ``]`` closes ``trace[cls]`` (whose message is interpolated)."""
+    opener = _matching_open(tokens, len(tokens) - 1)
+    if opener is None or opener == 0:
+        return False
+    head_kind, head, head_offset = tokens[opener - 1]
+    return (
+        head_kind == IDENT and head == "trace" and head_offset + 5 == tokens[opener][2]
+    )
 
 
 def lex(text: str) -> Source:
@@ -259,22 +400,22 @@ def ident_parts(name: str) -> list[str]:
     if "«" not in name:
         return name.split(".")
     parts: list[str] = []
-    current = ""
+    current: list[str] = []
     inside = False
     for c in name:
         if inside:
             if c == "»":
                 inside = False
             else:
-                current += c
+                current.append(c)
         elif c == "«":
             inside = True
         elif c == ".":
-            parts.append(current)
-            current = ""
+            parts.append("".join(current))
+            current = []
         else:
-            current += c
-    parts.append(current)
+            current.append(c)
+    parts.append("".join(current))
     return parts
 
 

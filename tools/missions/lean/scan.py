@@ -1,14 +1,25 @@
-"""Per-file structure of Lean source: commands, declarations, scopes, sorries and tricks.
+"""Per-file structure of Lean source: header, commands, declarations, scopes, sorries and tricks.
 
-The scanner splits the token stream into commands the way Lean's command parser would for
-ordinary Mathlib-style files, tracks ``namespace``/``section``/``end``/``open``/``variable``
-scopes, and records for every declaration what a status decision needs: its qualified name,
-kind, modifiers and attributes, its type when that is a single name, every identifier it
-mentions, and the lines of ``sorry``-like terms and native computation inside it.
+The scanner never decides what a proof *does*; it records, for each file, everything a
+sound over-approximation of "what can this proof reach" needs:
 
-When the source does something the scanner cannot follow (custom syntax, elaborators,
-environment-modifying commands), it records that fact instead of guessing, so the status
-layer can refuse to certify anything that could depend on it.
+* the header, exactly as Lean 4.30 parses it: ``module``? ``prelude``? then
+  ``public? meta? import all? Name`` lines, ending at the first token that is none of these;
+* the commands, split where Lean would split them. A boundary is *certain* when a keyword
+  that can only start a command appears at bracket depth 0, and *uncertain* when the text
+  could equally continue the previous declaration (``open … in`` or ``set_option … in`` at
+  column 0 inside a proof, a ``#command`` or ``@[…]`` inside a body, an unknown word at
+  column 0). The tokens after an uncertain boundary count both as a command of their own and
+  as part of the declaration before it, so a wrong split can only add reach, never remove it;
+* for every declaration: its name, the namespace Lean resolves its names in (including the
+  prefix of a dotted name such as ``theorem A.B.c``), modifiers and attributes, every
+  identifier it mentions, the names its constructors and fields generate, its ``sorry``-like
+  terms, native computation and environment-searching tactics (``exact?``);
+* what bounds name resolution in the file: every namespace opened anywhere (any depth,
+  ``open … in`` inside tactics included), renamings, exports and aliases;
+* commands the scanner cannot bound: custom syntax, metaprogram attributes, code run at
+  elaboration or import time, unknown commands. These are recorded, not guessed at, so the
+  status layer can refuse to certify what may depend on them.
 """
 
 from __future__ import annotations
@@ -19,16 +30,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from missions.lean.lexer import (
+    CHAR,
     DOC,
     HASH,
     IDENT,
     KIND_NAMES,
     MODDOC,
+    NUMBER,
     STRING,
     SYMBOL,
     Source,
     Token,
     ident_name,
+    ident_parts,
     lex,
 )
 
@@ -42,14 +56,28 @@ DECL_KEYWORDS = frozenset(
         "structure",
         "class",
         "inductive",
+        "coinductive",
         "axiom",
         "opaque",
         "example",
         "irreducible_def",
     }
 )
+#: Declarations whose body generates names (fields, constructors, projections).
+GENERATING_KEYWORDS = frozenset({"structure", "class", "inductive", "coinductive"})
 MODIFIERS = frozenset(
-    {"private", "protected", "noncomputable", "unsafe", "partial", "nonrec", "local", "scoped"}
+    {
+        "private",
+        "protected",
+        "public",
+        "meta",
+        "noncomputable",
+        "unsafe",
+        "partial",
+        "nonrec",
+        "local",
+        "scoped",
+    }
 )
 NOTATION_COMMANDS = frozenset(
     {"notation", "notation3", "infix", "infixl", "infixr", "prefix", "postfix"}
@@ -70,12 +98,33 @@ CODE_EXTENSION_COMMANDS = frozenset(
         "binder_predicate",
         "declare_simp_like_tactic",
         "register_simp_attr",
+        "register_label_attr",
+        "register_option",
+        "register_builtin_option",
+        "declare_config_elab",
+        "declare_command_config_elab",
+        "syntax_cat",
     }
 )
 #: Commands that run arbitrary code against the environment.
 ENV_COMMANDS = frozenset({"run_cmd", "run_elab", "run_meta", "initialize", "builtin_initialize"})
-ENV_HASH_COMMANDS = frozenset({"#eval", "#eval!", "#exec", "#run_cmd"})
-OTHER_COMMANDS = frozenset(
+#: Commands that make declarations usable by automation without naming them in a proof.
+AUTOMATION_COMMANDS = frozenset(
+    {
+        "attribute",
+        "add_aesop_rules",
+        "erase_aesop_rules",
+        "declare_aesop_rule_sets",
+        "grind_pattern",
+        "init_grind_norm",
+        "unif_hint",
+        "initialize_simps_projections",
+        "mk_iff_of_inductive_prop",
+        "gen_injective_theorems%",
+    }
+)
+#: Commands that change scopes and name resolution (tracked precisely).
+SCOPE_COMMANDS = frozenset(
     {
         "namespace",
         "section",
@@ -83,30 +132,38 @@ OTHER_COMMANDS = frozenset(
         "mutual",
         "universe",
         "variable",
-        "import",
-        "attribute",
-        "export",
-        "omit",
         "include",
-        "add_decl_doc",
-        "alias",
-        "deriving",
-        "compile_inductive",
+        "omit",
         "open",
+        "export",
         "set_option",
-        "prelude",
+        "unset_option",
+    }
+)
+#: Commands known to affect nothing a proof can use.
+INERT_COMMANDS = frozenset(
+    {
+        "add_decl_doc",
+        "library_note",
         "assert_not_exists",
+        "assert_not_imported",
         "suppress_compilation",
         "unseal",
         "seal",
-        "library_note",
-        "initialize_simps_projections",
+        "compile_inductive",
+        "compile_def",
         "proof_wanted",
         "recall",
+        "with_weak_namespace",
+        "count_heartbeats",
+        "deriving",
+        "alias",
+        "import",
     }
 )
 #: Keywords that may also appear inside terms and tactic blocks (``open Foo in``,
-#: ``set_option x y in``): they start a command only at column 0 or outside a declaration.
+#: ``set_option x y in``): inside a declaration they start a command only at column 0, and
+#: even then only uncertainly.
 SOFT_COMMANDS = frozenset({"open", "set_option"})
 COMMAND_KEYWORDS = (
     DECL_KEYWORDS
@@ -114,14 +171,84 @@ COMMAND_KEYWORDS = (
     | NOTATION_COMMANDS
     | CODE_EXTENSION_COMMANDS
     | ENV_COMMANDS
-    | OTHER_COMMANDS
+    | AUTOMATION_COMMANDS
+    | SCOPE_COMMANDS
+    | INERT_COMMANDS
 )
+#: Words that may legitimately start a line at column 0 inside a declaration.
+CONTINUATION_WORDS = frozenset(
+    {
+        "where",
+        "deriving",
+        "termination_by",
+        "decreasing_by",
+        "extends",
+        "with",
+        "fun",
+        "by",
+        "calc",
+        "have",
+        "show",
+        "from",
+        "at",
+        "then",
+        "else",
+        "do",
+        "let",
+        "match",
+        "if",
+        "in",
+        "using",
+        "for",
+    }
+)
+#: Hash commands that only print or check: they change nothing a proof can use.
+INERT_HASH_COMMANDS = frozenset(
+    {
+        "#check",
+        "#check_failure",
+        "#print",
+        "#reduce",
+        "#synth",
+        "#guard_msgs",
+        "#help",
+        "#lint",
+        "#list_linters",
+        "#where",
+        "#version",
+        "#find",
+        "#simp",
+        "#norm_num",
+        "#conv",
+        "#whnf",
+        "#adaptation_note",
+        "#align",
+        "#align_import",
+        "#noalign",
+        "#explode",
+        "#min_imports",
+        "#find_home",
+        "#instances",
+        "#check_tactic",
+        "#check_simp",
+        "#guard_expr",
+        "#guard",
+        "#count_heartbeats",
+        "#time",
+        "#show_unused",
+        "#long_names",
+        "#kernel_reduce",
+    }
+)
+ENV_HASH_COMMANDS = frozenset({"#eval", "#eval!", "#exec", "#run_cmd", "#exit!"})
+
 SORRY_IDENTS = frozenset({"sorry", "admit", "sorryAx", "_root_.sorryAx"})
 NATIVE_IDENTS = frozenset(
     {
         "native_decide",
         "bv_decide",
         "bv_check",
+        "bv_omega",
         "ofReduceBool",
         "Lean.ofReduceBool",
         "ofReduceNat",
@@ -134,40 +261,135 @@ NATIVE_IDENTS = frozenset(
         "Lean.reduceNat",
     }
 )
-#: Attributes that only affect reduction, compilation hints or documentation; a declaration
-#: carrying only these is not picked up implicitly by automation.
+#: Tactics that search the whole environment for a lemma: what they find is not in the text.
+SEARCH_TACTICS = frozenset(
+    {
+        "exact?",
+        "apply?",
+        "rw?",
+        "hint",
+        "observe",
+        "observe?",
+        "library_search",
+        "rw_search",
+        "hammer",
+        "suggest",
+    }
+)
+#: Tactics and terms that run metaprogram code written inline.
+INLINE_CODE = frozenset({"run_tac", "by_elab", "run_elab", "run_meta", "run_cmd"})
+
+#: Attributes that only affect reduction, compilation hints, printing or documentation.
 INERT_ATTRIBUTES = frozenset(
     {
         "reducible",
         "irreducible",
         "semireducible",
+        "instance_reducible",
+        "implicit_reducible",
         "inline",
         "noinline",
         "always_inline",
         "macro_inline",
         "specialize",
+        "nospecialize",
         "deprecated",
         "inherit_doc",
         "pp_nodot",
+        "pp_dot",
+        "pp_with_univ",
+        "pp_using_anonymous_constructor",
         "nolint",
         "match_pattern",
         "elab_as_elim",
         "elab_without_expected_type",
         "expose",
-        "pp_with_univ",
-        "local",
-        "scoped",
         "export",
+        "stacks",
+        "kerodon",
+        "simps_projections",
+        "method_specs",
+        "no_expose",
+        "suggest_for",
     }
 )
+#: Attributes that hand a declaration to automation (simp sets, instances, rule sets, name
+#: generators). They run no code of the workspace's: the declaration becomes usable without
+#: being named, so it is reachable from every proof that imports it.
+AUTOMATION_ATTRIBUTES = frozenset(
+    {
+        "simp",
+        "norm_cast",
+        "push_cast",
+        "move_cast",
+        "ext",
+        "instance",
+        "default_instance",
+        "class",
+        "coe",
+        "aesop",
+        "gcongr",
+        "mono",
+        "continuity",
+        "measurability",
+        "fun_prop",
+        "bound",
+        "refl",
+        "symm",
+        "trans",
+        "congr",
+        "induction_eliminator",
+        "cases_eliminator",
+        "nontriviality",
+        "field_simps",
+        "mfld_simps",
+        "integral_simps",
+        "parity_simps",
+        "zify_simps",
+        "qify_simps",
+        "rify_simps",
+        "push_neg",
+        "functor_norm",
+        "monad_norm",
+        "enat_to_nat_coe",
+        "pnat_to_nat_coe",
+        "ghost_simps",
+        "sym_simps",
+        "seval",
+        "grind",
+        "grind_norm",
+        "wf_preprocess",
+        "to_additive",
+        "to_dual",
+        "simps",
+        "reassoc",
+        "elementwise",
+        "higher_order",
+        "mk_iff",
+        "notation_class",
+        "computed_field",
+        "unbox",
+        "positivity_rules",
+        "inherit_doc",
+        "csimp_rules",
+    }
+)
+#: Attributes that make compiled code disagree with the kernel, or run code at import time.
 FORBIDDEN_ATTRIBUTES = {
     "implemented_by": "`implemented_by` replaces compiled code behind the kernel's back",
     "extern": "`extern` binds a declaration to foreign code",
     "csimp": "`csimp` replaces compiled implementations",
+    "init": "`@[init]` runs code whenever the module is imported",
+    "builtin_init": "`@[builtin_init]` runs code whenever the module is imported",
 }
+#: Options that switch off kernel checking or replace proofs by ``sorry``, by prefix.
+UNSAFE_OPTION_PREFIXES = ("debug.", "bootstrap.")
+
 OPEN_BRACKETS = {"(": ")", "[": "]", "{": "}", "⟨": "⟩", "⦃": "⦄", "@[": "]", "%[": "]"}
 CLOSE_BRACKETS = frozenset({")", "]", "}", "⟩", "⦄"})
-HEADER_WORDS = frozenset({"module", "prelude", "import", "public", "meta", "private", "all"})
+
+#: Field projections, constructors and recursors every structure or inductive generates.
+GENERATED_SUFFIXES = ("mk", "rec", "recOn", "casesOn", "noConfusion", "ext", "ext_iff")
 
 
 @dataclass
@@ -175,7 +397,8 @@ class Finding:
     """Something in a file the gate forbids or the status layer must take into account."""
 
     line: int
-    #: axiom, unsafe, implemented_by, extern, csimp, debug, env, native, prelude, open-private
+    #: axiom, unsafe, implemented_by, extern, csimp, init, debug, env, native, prelude,
+    #: open-private, import
     code: str
     message: str
 
@@ -190,14 +413,21 @@ class Decl:
     end_line: int
     start: int
     end: int
+    #: the namespace Lean resolves the declaration's names in (with a dotted name's prefix)
     namespace: str
+    #: namespaces open at the declaration (scoped opens, ``open … in``, the enclosing
+    #: namespace when a dotted name moved the resolution namespace)
     opens: list[str]
     modifiers: list[str] = field(default_factory=list)
     attrs: list[str] = field(default_factory=list)
     mentions: list[str] = field(default_factory=list)
     dot_mentions: list[str] = field(default_factory=list)
+    #: names this declaration generates, by their last component (fields, constructors)
+    generated: list[str] = field(default_factory=list)
     sorries: list[int] = field(default_factory=list)
     natives: list[int] = field(default_factory=list)
+    #: lines of environment-searching tactics (``exact?``): their reach is unbounded
+    searches: list[int] = field(default_factory=list)
     has_binders: bool = False
     type_name: str | None = None
     type_tokens: int = 0
@@ -211,7 +441,7 @@ class Decl:
 
 @dataclass
 class Extension:
-    """A command that extends syntax or elaboration; ``code`` ones run arbitrary code."""
+    """Something that extends syntax or elaboration; ``code`` ones run arbitrary code."""
 
     line: int
     command: str
@@ -227,6 +457,14 @@ class FileScan:
     extensions: list[Extension] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
     sorry_lines: list[int] = field(default_factory=list)
+    #: every namespace opened anywhere in the file, with the readings Lean may give it
+    opens: list[str] = field(default_factory=list)
+    #: ``open … renaming old → new``: new name to old names
+    renames: dict[str, list[str]] = field(default_factory=dict)
+    #: namespaces exported (``export X (…)``): visible wherever this file is imported
+    exports: list[str] = field(default_factory=list)
+    #: commands the scanner does not know, as (line, first word): their effect is unbounded
+    unknown: list[tuple[int, str]] = field(default_factory=list)
     exit_line: int | None = None
     error: tuple[int, str] | None = None
     digest: str = ""
@@ -239,6 +477,10 @@ class FileScan:
             "extensions": [vars(e) for e in self.extensions],
             "findings": [vars(f) for f in self.findings],
             "sorry_lines": self.sorry_lines,
+            "opens": self.opens,
+            "renames": self.renames,
+            "exports": self.exports,
+            "unknown": self.unknown,
             "exit_line": self.exit_line,
             "error": self.error,
             "digest": self.digest,
@@ -252,6 +494,10 @@ class FileScan:
             extensions=[Extension(**e) for e in data["extensions"]],
             findings=[Finding(**f) for f in data["findings"]],
             sorry_lines=list(data["sorry_lines"]),
+            opens=list(data["opens"]),
+            renames={k: list(v) for k, v in data["renames"].items()},
+            exports=list(data["exports"]),
+            unknown=[(line, word) for line, word in data["unknown"]],
             exit_line=data["exit_line"],
             error=(data["error"][0], data["error"][1]) if data["error"] else None,
             digest=data["digest"],
@@ -260,7 +506,7 @@ class FileScan:
 
 @dataclass
 class _Scope:
-    kind: str  # namespace | section | mutual
+    kind: str  # root | namespace | section | mutual
     parts: list[str]
     opens: list[str] = field(default_factory=list)
     variables: bool = False
@@ -281,6 +527,21 @@ def token_digest(tokens: list[Token], exit_cut: bool) -> str:
     return h.hexdigest()
 
 
+def option_is_unsafe(name: str) -> bool:
+    """Whether an option name (any «» spelling) switches off checking."""
+    return ident_name(name).startswith(UNSAFE_OPTION_PREFIXES)
+
+
+def _hole_delta(text: str) -> int:
+    """How an interpolated-string piece changes hole depth: ``"…{`` opens, ``}…"`` closes."""
+    delta = 0
+    if text.startswith("}"):
+        delta -= 1
+    if text.endswith("{") and not text.endswith('"'):
+        delta += 1
+    return delta
+
+
 class _FileScanner:
     def __init__(self, source: Source) -> None:
         self.src = source
@@ -290,16 +551,17 @@ class _FileScanner:
         self.pending_opens: list[str] = []
         self.sorry_at: list[int] = []
         self.native_at: list[int] = []
-        self._native_set: set[int] = set()
+        self.search_at: list[int] = []
+        self._line_of: list[int] = []
 
     # ----------------------------------------------------------------- helpers
     def line(self, index: int) -> int:
-        return self.src.line(self.tokens[index][2])
+        return self._line_of[index]
 
     def namespace(self) -> str:
         return ".".join(p for s in self.scopes if s.kind == "namespace" for p in s.parts)
 
-    def opens(self) -> list[str]:
+    def scope_opens(self) -> list[str]:
         found = [o for s in self.scopes for o in s.opens]
         return found + self.pending_opens
 
@@ -312,131 +574,291 @@ class _FileScanner:
         ns = self.namespace()
         return f"{ns}.{name}" if ns else name
 
-    # ---------------------------------------------------------------- commands
+    def _finding(self, index: int, code: str, message: str) -> None:
+        self.result.findings.append(Finding(self.line(index), code, message))
+
+    # ---------------------------------------------------------------- the file
     def run(self) -> FileScan:
         tokens = self.tokens
+        src = self.src
+        self._line_of = [src.line(offset) for _, _, offset in tokens]
         start = self._header()
-        # token indices of sorry-like and native terms, found once and sliced per command
         self.sorry_at = [i for i in range(start, len(tokens)) if self._is_sorry(i)]
         self.native_at = [i for i in range(start, len(tokens)) if self._is_native(i)]
-        self._native_set = set(self.native_at)
-        bounds = self._split(start)
-        for begin, end in bounds:
-            self._command(begin, end)
+        self.search_at = [
+            i for i in range(start, len(tokens)) if tokens[i][0] == IDENT and tokens[i][1]
+            in SEARCH_TACTICS
+        ]
+        self._file_wide(start)
+        segments = self._split(start)
+        # tokens after an uncertain boundary also belong to the command before it
+        tails = [end for _, end, _ in segments]
+        for k in range(len(segments) - 2, -1, -1):
+            if not segments[k + 1][2]:
+                tails[k] = tails[k + 1]
+        for (begin, end, _), tail in zip(segments, tails, strict=True):
+            self._command(begin, end, tail)
+        self.result.opens = list(dict.fromkeys(self.result.opens))
         self.result.sorry_lines = sorted({self.line(i) for i in self.sorry_at})
-        if self.src.exit_offset is not None:
-            self.result.exit_line = self.src.line(self.src.exit_offset)
-        if self.src.error is not None:
-            self.result.error = (self.src.line(self.src.error.offset), self.src.error.message)
-        self.result.digest = token_digest(tokens, self.src.exit_offset is not None)
+        if src.exit_offset is not None:
+            self.result.exit_line = src.line(src.exit_offset)
+        if src.error is not None:
+            self.result.error = (src.line(src.error.offset), src.error.message)
+        self.result.digest = token_digest(tokens, src.exit_offset is not None)
         return self.result
 
     def _header(self) -> int:
+        """Parse ``module? prelude? (public? meta? import all? Name)*``; return where it ends."""
         tokens = self.tokens
+        n = len(tokens)
         i = 0
-        while i < len(tokens):
-            kind, text, _ = tokens[i]
-            if kind in (DOC, MODDOC):
-                i += 1
-                continue
-            if kind != IDENT or text not in HEADER_WORDS:
-                break
-            if text == "prelude":
-                self.result.findings.append(
-                    Finding(self.line(i), "prelude", "`prelude` replaces Lean's core library")
-                )
-            if text == "import":
-                j = i + 1
-                while (
-                    j < len(tokens) and tokens[j][0] == IDENT and tokens[j][1] not in HEADER_WORDS
-                ):
-                    self.result.imports.append((ident_name(tokens[j][1]), self.line(j)))
-                    j += 1
-                i = j
-                continue
+        if i < n and tokens[i] [:2] == (IDENT, "module"):
             i += 1
+        if i < n and tokens[i][:2] == (IDENT, "prelude"):
+            self._finding(i, "prelude", "`prelude` replaces Lean's core library")
+            i += 1
+        while i < n:
+            j = i
+            if j < n and tokens[j][:2] == (IDENT, "public"):
+                j += 1
+            if j < n and tokens[j][:2] == (IDENT, "meta"):
+                j += 1
+            if not (j < n and tokens[j][:2] == (IDENT, "import")):
+                break
+            j += 1
+            if j < n and tokens[j][:2] == (IDENT, "all"):
+                j += 1
+            if not (j < n and tokens[j][0] == IDENT):
+                break  # `import` without a module: Lean reports it; nothing is imported
+            self.result.imports.append((ident_name(tokens[j][1]), self.line(j)))
+            i = j + 1
         return i
 
-    def _starts_command(self, i: int, in_decl_body: bool, in_prefix: bool) -> bool:
-        kind, text, offset = self.tokens[i]
-        if kind == HASH:
-            return not in_decl_body or self.src.column(offset) == 0
-        if kind == DOC:
-            return not in_prefix and self._doc_precedes_command(i)
-        if kind == SYMBOL and text == "@[":
-            return not in_prefix
-        if kind != IDENT or text not in COMMAND_KEYWORDS:
-            return False
-        if in_prefix:
-            return False
-        prev = self.tokens[i - 1] if i > 0 else None
-        if text == "instance" and prev is not None and prev[1] in ("deriving", "attribute"):
-            return False
-        if text in ("inductive", "abbrev") and prev is not None and prev[1] == "class":
-            return False
-        if text == "private" and prev is not None and prev[1] == "open":
-            return False
-        if text == "deriving":
-            nxt = self.tokens[i + 1] if i + 1 < len(self.tokens) else None
-            return nxt is not None and nxt[1] == "instance"
-        if text in SOFT_COMMANDS:
-            return not in_decl_body or self.src.column(offset) == 0
-        return True
-
-    def _doc_precedes_command(self, i: int) -> bool:
-        j = i + 1
-        while j < len(self.tokens) and self.tokens[j][0] == DOC:
-            j += 1
-        if j >= len(self.tokens):
-            return True
-        kind, text, _ = self.tokens[j]
-        return (kind == SYMBOL and text == "@[") or (kind == IDENT and text in COMMAND_KEYWORDS)
-
-    def _split(self, start: int) -> list[tuple[int, int]]:
-        """Command boundaries as token index ranges."""
+    def _file_wide(self, start: int) -> None:
+        """What holds anywhere in the file, whatever the command structure turns out to be."""
         tokens = self.tokens
-        bounds: list[tuple[int, int]] = []
+        result = self.result
+        natives = set(self.native_at)
+        for j in range(start, len(tokens)):
+            kind, text, _ = tokens[j]
+            if kind == HASH:
+                if text in ENV_HASH_COMMANDS:
+                    self._finding(j, "env", f"`{text}` runs code that can modify the environment")
+                elif text not in INERT_HASH_COMMANDS and text != "#exit":
+                    result.unknown.append((self.line(j), text))
+                continue
+            if kind != IDENT:
+                continue
+            if text == "set_option" and j + 1 < len(tokens) and tokens[j + 1][0] == IDENT:
+                if option_is_unsafe(tokens[j + 1][1]):
+                    name = ident_name(tokens[j + 1][1])
+                    self._finding(j, "debug", f"`set_option {name}` weakens checking")
+            elif text in ENV_COMMANDS or text in INLINE_CODE:
+                self._finding(j, "env", f"`{text}` runs code that can modify the environment")
+            elif j in natives:
+                self._finding(j, "native", f"`{text}` trusts compiled code (adds an axiom)")
+            elif text == "import":
+                self._finding(
+                    j, "import", "`import` after the header: Lean rejects this file"
+                )
+                if j + 1 < len(tokens) and tokens[j + 1][0] == IDENT:
+                    result.imports.append((ident_name(tokens[j + 1][1]), self.line(j + 1)))
+
+    def _open_clause(self, j: int, end: int) -> list[str]:
+        """Namespaces an ``open`` whose arguments start at token ``j`` may open.
+
+        Reads ``scoped``/``private``/``hiding`` markers, explicit ``(names)`` and
+        ``renaming a → b`` (recorded as renames), and stops at ``in`` or at the first token
+        that cannot belong to it. Every opened name is returned in each reading Lean may give
+        it (relative to the enclosing namespaces, or absolute).
+        """
+        tokens = self.tokens
+        names: list[str] = []
+        renaming = False
+        while j < end:
+            kind, text, _ = tokens[j]
+            if kind == SYMBOL and text in ("(", ")", ","):
+                j += 1
+                continue
+            if kind != IDENT or text == "in":
+                break
+            if text in ("scoped", "private", "hiding"):
+                j += 1
+                continue
+            if text == "renaming":
+                renaming = True
+                j += 1
+                continue
+            if text in COMMAND_KEYWORDS:
+                break
+            if renaming and j + 2 < end and tokens[j + 1][1] in ("→", "->"):
+                if tokens[j + 2][0] == IDENT:
+                    new = ident_name(tokens[j + 2][1])
+                    self.result.renames.setdefault(new, []).append(ident_name(text))
+                j += 3
+                continue
+            names.append(ident_name(text))
+            j += 1
+        return self._open_targets(names)
+
+    def _export_clause(self, j: int) -> list[str]:
+        tokens = self.tokens
+        names: list[str] = []
+        if j < len(tokens) and tokens[j][0] == IDENT:
+            names.append(ident_name(tokens[j][1]))
+        return self._open_targets(names)
+
+    def _open_targets(self, names: list[str]) -> list[str]:
+        """``open X`` inside namespace ``A.B`` may mean ``A.B.X``, ``A.X`` or ``X``."""
+        ns = self.namespace()
+        found: list[str] = []
+        parts = ns.split(".") if ns else []
+        for name in names:
+            if name.startswith("_root_."):
+                found.append(name[len("_root_.") :])
+                continue
+            found.append(name)
+            for k in range(len(parts), 0, -1):
+                found.append(".".join(parts[:k]) + "." + name)
+        return found
+
+    def _record_opens(self, begin: int, end: int) -> None:
+        """Every ``open``/``export`` in a command, at any depth (``open X in`` in tactics)."""
+        tokens = self.tokens
+        result = self.result
+        for j in range(begin, end):
+            kind, text, _ = tokens[j]
+            if kind != IDENT:
+                continue
+            if text == "open":
+                result.opens.extend(self._open_clause(j + 1, end))
+            elif text == "export":
+                exported = self._export_clause(j + 1)
+                result.exports.extend(exported)
+                result.opens.extend(exported)
+
+    # ------------------------------------------------------------- splitting
+    def _leads_to_command(self) -> list[bool]:
+        """For each token: do the docs, attributes and modifiers from here on end in a keyword
+        that starts a command? One backward pass (forward for brackets), so long runs of
+        doc comments cost linear time."""
+        tokens = self.tokens
+        n = len(tokens)
+        closing = [-1] * n
+        stack: list[int] = []
+        for i, (kind, text, _) in enumerate(tokens):
+            if kind != SYMBOL:
+                continue
+            if text in OPEN_BRACKETS:
+                stack.append(i)
+            elif text in CLOSE_BRACKETS and stack:
+                closing[stack.pop()] = i
+        leads = [False] * (n + 1)
+        for i in range(n - 1, -1, -1):
+            kind, text, _ = tokens[i]
+            if kind == DOC or (kind == IDENT and text in MODIFIERS):
+                leads[i] = leads[i + 1]
+            elif kind == SYMBOL and text == "@[":
+                leads[i] = closing[i] >= 0 and leads[closing[i] + 1]
+            else:
+                leads[i] = kind == IDENT and text in COMMAND_KEYWORDS
+        return leads
+
+    def _split(self, start: int) -> list[tuple[int, int, bool]]:
+        """Commands as (begin, end, certain) token ranges; ``certain`` is about ``begin``."""
+        tokens = self.tokens
+        leads = self._leads_to_command()
+        segments: list[tuple[int, int, bool]] = []
         depth = 0
         begin = start
-        in_decl_body = False
-        in_prefix = False
+        certain = True
+        in_body = False  # inside a declaration, or a command that may hold a term
+        in_prefix = False  # among docs, attributes and modifiers before a keyword
+        previous_line = -1
         for i in range(start, len(tokens)):
-            kind, text, _ = tokens[i]
-            if depth == 0 and i > begin and self._starts_command(i, in_decl_body, in_prefix):
-                bounds.append((begin, i))
-                begin = i
+            kind, text, offset = tokens[i]
+            line = self._line_of[i]
+            first_on_line = line != previous_line
+            previous_line = line
+            if depth == 0 and i > begin and not in_prefix:
+                boundary = self._boundary(i, kind, text, offset, in_body, first_on_line, leads)
+                if boundary is not None:
+                    segments.append((begin, i, certain))
+                    begin, certain = i, boundary
             if i == begin:
-                in_prefix = kind == DOC or text == "@[" or (kind == IDENT and text in MODIFIERS)
-                in_decl_body = kind == IDENT and text in DECL_KEYWORDS
-            elif (
-                in_prefix
-                and depth == 0
-                and kind != DOC
-                and text != "@["
-                and not (kind == IDENT and text in MODIFIERS)
+                in_prefix = (kind == DOC or text == "@[" or text in MODIFIERS) and leads[i]
+                in_body = kind == HASH or (
+                    kind == IDENT and (text in DECL_KEYWORDS or text not in COMMAND_KEYWORDS)
+                )
+            elif in_prefix and depth == 0 and not (
+                kind == DOC or text == "@[" or (kind == IDENT and text in MODIFIERS)
             ):
                 in_prefix = False
-                in_decl_body = kind == IDENT and text in DECL_KEYWORDS
+                in_body = kind == IDENT and text in DECL_KEYWORDS
             if kind == SYMBOL:
                 if text in OPEN_BRACKETS:
                     depth += 1
                 elif text in CLOSE_BRACKETS and depth > 0:
                     depth -= 1
+            elif kind == STRING and (text.endswith("{") or text.startswith("}")):
+                depth = max(0, depth + _hole_delta(text))
         if begin < len(tokens):
-            bounds.append((begin, len(tokens)))
-        return bounds
+            segments.append((begin, len(tokens), certain))
+        return segments
 
-    def _command(self, begin: int, end: int) -> None:
+    def _boundary(
+        self,
+        i: int,
+        kind: int,
+        text: str,
+        offset: int,
+        in_body: bool,
+        first_on_line: bool,
+        leads: list[bool],
+    ) -> bool | None:
+        """None if token ``i`` continues the command; else whether the new command is certain."""
+        if kind == HASH:
+            return not in_body
+        if kind == DOC or (kind == SYMBOL and text == "@["):
+            return True if leads[i] else None
+        if kind != IDENT:
+            return None
+        column0 = first_on_line and self.src.column(offset) == 0
+        if text not in COMMAND_KEYWORDS:
+            if column0 and text not in CONTINUATION_WORDS:
+                return False  # perhaps a command the scanner does not know
+            return None
+        prev = self.tokens[i - 1][1] if i > 0 else ""
+        if text == "instance" and prev in ("deriving", "attribute", "["):
+            return None
+        if text in ("inductive", "abbrev") and prev == "class":
+            return None
+        if text in ("private", "scoped") and prev == "open":
+            return None
+        if text == "meta" and prev == "public":
+            return None
+        if text == "deriving":
+            nxt = self.tokens[i + 1][1] if i + 1 < len(self.tokens) else ""
+            return True if nxt == "instance" else None
+        if text in MODIFIERS and not leads[i]:
+            return None  # e.g. a `protected` structure field
+        if text in SOFT_COMMANDS and in_body:
+            return False if column0 else None
+        return True
+
+    # -------------------------------------------------------------- commands
+    def _command(self, begin: int, end: int, tail: int) -> None:
         tokens = self.tokens
         i = begin
         attrs: list[str] = []
+        attr_args: list[str] = []
         modifiers: list[str] = []
         while i < end:
             kind, text, _ = tokens[i]
             if kind == DOC:
                 i += 1
             elif kind == SYMBOL and text == "@[":
-                i = self._attributes(i, end, attrs)
+                i = self._attributes(i, end, attrs, attr_args)
             elif kind == IDENT and text in MODIFIERS:
                 modifiers.append(text)
                 i += 1
@@ -447,28 +869,20 @@ class _FileScanner:
         kind, text, _ = tokens[i]
         pending = self.pending_opens
         self.pending_opens = []
-        if kind == HASH:
-            if text in ENV_HASH_COMMANDS:
-                self._finding(i, "env", f"`{text}` runs code that can modify the environment")
-            self._scan_body_findings(begin, end)
-            return
+        self._record_opens(begin, tail)
         if kind != IDENT:
-            self._scan_body_findings(begin, end)
             return
-        self._scan_body_findings(begin, end)
         if "unsafe" in modifiers:
             self._finding(begin, "unsafe", "`unsafe` declarations bypass the kernel's checks")
-        for attr in attrs:
-            if attr in FORBIDDEN_ATTRIBUTES:
-                self._finding(begin, attr, FORBIDDEN_ATTRIBUTES[attr])
+        self._check_attributes(begin, attrs, attr_args)
         if text in DECL_KEYWORDS:
             self.pending_opens = pending
-            self._declaration(begin, i, end, text, attrs, modifiers)
+            self._declaration(begin, i, end, tail, text, attrs, modifiers)
             self.pending_opens = []
         elif text == "namespace":
             parts = self._idents(i + 1, end)
             name = parts[0] if parts else ""
-            self.scopes.append(_Scope("namespace", name.split(".") if name else []))
+            self.scopes.append(_Scope("namespace", ident_parts(name) if name else []))
         elif text == "section":
             parts = self._idents(i + 1, end)
             self.scopes.append(_Scope("section", parts[0].split(".") if parts else []))
@@ -478,16 +892,20 @@ class _FileScanner:
             if len(self.scopes) > 1:
                 self.scopes.pop()
         elif text == "open":
-            self._open(i, end)
+            targets = self._open_targets(self._idents_until_in(i + 1, end))
+            if tokens[end - 1][1] == "in" or self._has_in(i, end):
+                self.pending_opens = pending + targets
+            else:
+                self.scopes[-1].opens.extend(targets)
         elif text == "export":
-            self.scopes[-1].opens.extend(self._open_targets(self._idents(i + 1, end)[:1]))
+            self.scopes[-1].opens.extend(self._export_clause(i + 1))
         elif text in ("variable", "include"):
             self.scopes[-1].variables = True
-        elif text == "set_option":
-            if tokens[end - 1][1] == "in":
+        elif text in ("set_option", "unset_option", "omit", "universe"):
+            if self._has_in(i, end):
                 self.pending_opens = pending
-        elif text == "attribute":
-            self._attribute_command(begin, i, end)
+        elif text == "alias":
+            self._alias(begin, i, end, tail, attrs)
         elif text in NOTATION_COMMANDS:
             self._notation(begin, i, end, text)
         elif text in CODE_EXTENSION_COMMANDS:
@@ -495,27 +913,60 @@ class _FileScanner:
                 Extension(self.line(i), text, True, self._atoms(i, end), self._sorries(i, end))
             )
         elif text in ENV_COMMANDS:
-            self._finding(i, "env", f"`{text}` runs code that can modify the environment")
-        elif text == "deriving":
-            self._pseudo_decl(begin, end, "deriving")
+            pass  # reported by the file-wide pass
+        elif text == "attribute":
+            self._attribute_command(begin, i, end)
+        elif text in AUTOMATION_COMMANDS or text == "deriving":
+            self._pseudo_decl(begin, tail, text, implicit=True)
+        elif text in INERT_COMMANDS or text in MODIFIERS:
+            if self._has_in(i, end):
+                self.pending_opens = pending
+        else:
+            # a word the scanner does not know in command position: Lean may run any
+            # command here, so its effect is unbounded (recorded once per command)
+            self.result.unknown.append((self.line(i), text))
+            self._pseudo_decl(begin, tail, "unknown command", implicit=True)
 
-    def _finding(self, index: int, code: str, message: str) -> None:
-        self.result.findings.append(Finding(self.line(index), code, message))
+    def _idents_until_in(self, j: int, end: int) -> list[str]:
+        names: list[str] = []
+        skip = {"scoped", "private", "hiding", "renaming"}
+        while j < end:
+            kind, text, _ = self.tokens[j]
+            if kind == IDENT:
+                if text == "in":
+                    break
+                if text not in skip:
+                    names.append(ident_name(text))
+            j += 1
+        return names
 
-    def _scan_body_findings(self, begin: int, end: int) -> None:
+    def _has_in(self, i: int, end: int) -> bool:
+        """Whether the command at ``i`` is a ``… in`` prefix of the next one."""
         tokens = self.tokens
-        for j in range(begin, end):
+        for j in range(i + 1, end):
             kind, text, _ = tokens[j]
-            if kind != IDENT:
-                continue
-            if text == "set_option" and j + 1 < end and tokens[j + 1][1].startswith("debug."):
-                self._finding(j, "debug", f"`set_option {tokens[j + 1][1]}` weakens checking")
-            elif j in self._native_set:
-                self._finding(j, "native", f"`{text}` trusts compiled code (adds an axiom)")
-            elif text == "open" and j + 1 < end and tokens[j + 1][1] == "private":
-                self._finding(j, "open-private", "`open private` reaches private declarations")
-            elif text in ENV_COMMANDS or text == "run_tac":
-                self._finding(j, "env", f"`{text}` runs code that can modify the environment")
+            if kind == IDENT and text == "in":
+                return True
+        return False
+
+    def _check_attributes(self, index: int, attrs: list[str], args: list[str]) -> None:
+        for attr in attrs:
+            base = attr.lstrip("-")
+            if base in FORBIDDEN_ATTRIBUTES:
+                self._finding(index, base, FORBIDDEN_ATTRIBUTES[base])
+            elif not attr.startswith("-") and self._runs_code(base, args):
+                self.result.extensions.append(
+                    Extension(self.line(index), f"@[{base}]", True, [], [])
+                )
+
+    @staticmethod
+    def _runs_code(attr: str, args: list[str]) -> bool:
+        """Whether an attribute may run workspace code during elaboration (conservative)."""
+        if attr in INERT_ATTRIBUTES:
+            return False
+        if attr == "aesop":
+            return "tactic" in args  # the `tactic` rule builder runs the declaration
+        return attr not in AUTOMATION_ATTRIBUTES
 
     def _is_sorry(self, j: int) -> bool:
         kind, text, offset = self.tokens[j]
@@ -540,7 +991,7 @@ class _FileScanner:
         if text == "native":
             prev = self.tokens[j - 1][1] if j > 0 else ""
             nxt = self.tokens[j + 1][1] if j + 1 < len(self.tokens) else ""
-            return prev == "+" or nxt == ":="
+            return prev in ("+", "+native") or nxt == ":="
         return False
 
     def _lines_within(self, indices: list[int], begin: int, end: int) -> list[int]:
@@ -551,70 +1002,49 @@ class _FileScanner:
     def _sorries(self, begin: int, end: int) -> list[int]:
         return self._lines_within(self.sorry_at, begin, end)
 
-    def _natives(self, begin: int, end: int) -> list[int]:
-        return self._lines_within(self.native_at, begin, end)
-
     def _idents(self, begin: int, end: int) -> list[str]:
         return [ident_name(t[1]) for t in self.tokens[begin:end] if t[0] == IDENT]
 
     def _atoms(self, begin: int, end: int) -> list[str]:
         return [t[1].strip('"') for t in self.tokens[begin:end] if t[0] == STRING]
 
-    def _attributes(self, i: int, end: int, attrs: list[str]) -> int:
+    def _attributes(self, i: int, end: int, attrs: list[str], args: list[str]) -> int:
         """Collect attribute names from ``@[a, b c, -d]``; return the index after ``]``."""
         expect_name = True
         j = i + 1
         depth = 1
+        tokens = self.tokens
         while j < end and depth > 0:
-            kind, text, _ = self.tokens[j]
+            kind, text, _ = tokens[j]
             if kind == SYMBOL and text in OPEN_BRACKETS:
                 depth += 1
             elif kind == SYMBOL and text in CLOSE_BRACKETS:
                 depth -= 1
             elif depth == 1 and kind == SYMBOL and text == ",":
                 expect_name = True
-            elif depth == 1 and expect_name and kind == IDENT:
-                if text in ("local", "scoped"):
-                    pass
-                else:
-                    attrs.append(text)
+            elif depth == 1 and kind == SYMBOL and text == "-" and expect_name:
+                if j + 1 < end and tokens[j + 1][0] == IDENT:
+                    attrs.append("-" + ident_name(tokens[j + 1][1]))
                     expect_name = False
+                    j += 1
+            elif expect_name and kind == IDENT and depth == 1:
+                if text not in ("local", "scoped"):
+                    attrs.append(ident_name(text))
+                    expect_name = False
+            elif kind == IDENT:
+                args.append(text)
             j += 1
         return j
 
-    def _open_targets(self, names: list[str]) -> list[str]:
-        ns = self.namespace()
-        found: list[str] = []
-        for name in names:
-            found.append(name)
-            parts = ns.split(".") if ns else []
-            for k in range(len(parts), 0, -1):
-                found.append(".".join(parts[:k]) + "." + name)
-        return found
-
-    def _open(self, i: int, end: int) -> None:
-        tokens = self.tokens
-        names: list[str] = []
-        j = i + 1
-        skip = {"scoped", "hiding", "renaming", "private", "in", "→", "=>"}
-        depth = 0
-        while j < end:
-            kind, text, _ = tokens[j]
-            if kind == SYMBOL and text == "(":
-                depth += 1
-            elif kind == SYMBOL and text == ")":
-                depth -= 1
-            elif kind == IDENT and depth == 0 and text not in skip:
-                names.append(ident_name(text))
-            j += 1
-        targets = self._open_targets(names)
-        if tokens[end - 1][1] == "in":
-            self.pending_opens = targets
-        else:
-            self.scopes[-1].opens.extend(targets)
-
     def _declaration(
-        self, begin: int, i: int, end: int, keyword: str, attrs: list[str], modifiers: list[str]
+        self,
+        begin: int,
+        i: int,
+        end: int,
+        tail: int,
+        keyword: str,
+        attrs: list[str],
+        modifiers: list[str],
     ) -> None:
         tokens = self.tokens
         kind = keyword
@@ -631,31 +1061,45 @@ class _FileScanner:
             # universe parameters `foo.{u}` lex as `foo` `.` `{` ... `}`
             if j + 1 < end and tokens[j][1] == "." and tokens[j + 1][1] == "{":
                 j = self._skip_group(j + 1, end)
+        namespace = self.namespace()
+        opens = self.scope_opens()
         if name_token is not None:
-            name = self.qualify(ident_name(tokens[name_token][1]))
+            raw = ident_name(tokens[name_token][1])
+            name = self.qualify(raw)
+            if "." in raw:
+                # `theorem A.B.c` is elaborated inside namespace A.B (of the current one)
+                namespace = name.rsplit(".", 1)[0]
+                opens = [*opens, *self._namespace_prefixes()]
         else:
             name = self.qualify(f"_{kind.replace(' ', '_')}_{self.line(i)}")
         has_binders, type_begin, type_end = self._signature(j, end)
         type_name = None
         if type_end - type_begin == 1 and tokens[type_begin][0] == IDENT:
             type_name = ident_name(tokens[type_begin][1])
-        mentions, dots = self._mentions(begin, end, skip=name_token)
-        implicit = keyword == "instance" or any(a not in INERT_ATTRIBUTES for a in attrs)
+        mentions, dots = self._mentions(begin, tail, skip=name_token)
+        generated: list[str] = []
+        if keyword in GENERATING_KEYWORDS or kind.startswith("class"):
+            generated = self._generated(j, end)
+        implicit = keyword == "instance" or any(
+            not a.startswith("-") and a not in INERT_ATTRIBUTES for a in attrs
+        )
         decl = Decl(
             name=name,
             kind=kind,
             line=self.line(begin),
-            end_line=self.src.line(tokens[end - 1][2]),
+            end_line=self.line(end - 1),
             start=tokens[begin][2],
             end=tokens[end - 1][2] + len(tokens[end - 1][1]),
-            namespace=self.namespace(),
-            opens=self.opens(),
+            namespace=namespace,
+            opens=opens,
             modifiers=modifiers,
             attrs=attrs,
             mentions=mentions,
             dot_mentions=dots,
-            sorries=self._sorries(begin, end),
-            natives=self._natives(begin, end),
+            generated=generated,
+            sorries=self._sorries(begin, tail),
+            natives=self._lines_within(self.native_at, begin, tail),
+            searches=self._lines_within(self.search_at, begin, tail),
             has_binders=has_binders,
             type_name=type_name,
             type_tokens=type_end - type_begin,
@@ -665,6 +1109,34 @@ class _FileScanner:
         if keyword == "axiom":
             self._finding(begin, "axiom", f"axiom `{name}` adds an unproved assumption")
         self.result.decls.append(decl)
+
+    def _namespace_prefixes(self) -> list[str]:
+        parts = self.namespace().split(".") if self.namespace() else []
+        return [".".join(parts[:k]) for k in range(len(parts), 0, -1)]
+
+    def _generated(self, j: int, end: int) -> list[str]:
+        """Last components of the names a structure, class or inductive generates.
+
+        Over-approximated: every undotted identifier after the name (fields, constructors,
+        binder names alike), ``toX`` for every ``extends X``, and the fixed suffixes.
+        """
+        tokens = self.tokens
+        names: set[str] = set(GENERATED_SUFFIXES)
+        extending = False
+        for k in range(j, end):
+            kind, text, _ = tokens[k]
+            if kind != IDENT:
+                continue
+            if text == "extends":
+                extending = True
+                continue
+            if text == "where":
+                extending = False
+            if extending:
+                names.add("to" + ident_parts(text)[-1])
+            if "." not in text:
+                names.add(ident_name(text))
+        return sorted(names)
 
     def _skip_group(self, j: int, end: int) -> int:
         depth = 0
@@ -724,46 +1196,77 @@ class _FileScanner:
             names.add(name)
         return sorted(names), sorted(dots)
 
-    def _pseudo_decl(self, begin: int, end: int, kind: str) -> Decl:
+    def _pseudo_decl(
+        self, begin: int, end: int, kind: str, *, implicit: bool, name: str | None = None
+    ) -> Decl:
         mentions, dots = self._mentions(begin, end)
         decl = Decl(
-            name=f"<{kind}@{self.line(begin)}>",
+            name=name or f"<{kind}@{self.line(begin)}>",
             kind=kind,
             line=self.line(begin),
-            end_line=self.src.line(self.tokens[end - 1][2]),
+            end_line=self.line(end - 1),
             start=self.tokens[begin][2],
             end=self.tokens[end - 1][2] + len(self.tokens[end - 1][1]),
             namespace=self.namespace(),
-            opens=self.opens(),
+            opens=self.scope_opens(),
             mentions=mentions,
             dot_mentions=dots,
             sorries=self._sorries(begin, end),
-            natives=self._natives(begin, end),
+            natives=self._lines_within(self.native_at, begin, end),
+            searches=self._lines_within(self.search_at, begin, end),
             variables=self.variables_in_scope(),
-            implicit=True,
+            implicit=implicit,
         )
         self.result.decls.append(decl)
         return decl
 
+    def _alias(self, begin: int, i: int, end: int, tail: int, attrs: list[str]) -> None:
+        """``alias a := b`` / ``alias ⟨a, b⟩ := c``: each new name is a declaration naming c."""
+        tokens = self.tokens
+        new_names: list[str] = []
+        j = i + 1
+        while j < end and tokens[j][1] != ":=":
+            if tokens[j][0] == IDENT:
+                new_names.append(ident_name(tokens[j][1]))
+            j += 1
+        implicit = any(not a.startswith("-") and a not in INERT_ATTRIBUTES for a in attrs)
+        for new in new_names or ["_alias"]:
+            decl = self._pseudo_decl(
+                j if j < end else begin, tail, "alias", implicit=implicit, name=self.qualify(new)
+            )
+            decl.attrs = attrs
+
     def _attribute_command(self, begin: int, i: int, end: int) -> None:
         attrs: list[str] = []
+        args: list[str] = []
         j = i + 1
         if j < end and self.tokens[j][1] == "[":
-            j = self._attributes(j, end, attrs)
-        for attr in attrs:
-            if attr in FORBIDDEN_ATTRIBUTES:
-                self._finding(i, attr, FORBIDDEN_ATTRIBUTES[attr])
+            j = self._attributes(j, end, attrs, args)
+        self._check_attributes(i, attrs, args)
         if all(a.startswith("-") or a in INERT_ATTRIBUTES for a in attrs):
             return
-        self._pseudo_decl(begin, end, "attribute").attrs = attrs
+        self._pseudo_decl(begin, end, "attribute", implicit=True).attrs = attrs
 
     def _notation(self, begin: int, i: int, end: int, command: str) -> None:
         self.result.extensions.append(
             Extension(self.line(i), command, False, self._atoms(i, end), self._sorries(i, end))
         )
-        self._pseudo_decl(begin, end, command)
+        self._pseudo_decl(begin, end, command, implicit=True)
 
 
 def scan_source(text: str) -> FileScan:
     """Scan one Lean file's text."""
     return _FileScanner(lex(text)).run()
+
+
+__all__ = [
+    "CHAR",
+    "NUMBER",
+    "Decl",
+    "Extension",
+    "FileScan",
+    "Finding",
+    "option_is_unsafe",
+    "scan_source",
+    "token_digest",
+]

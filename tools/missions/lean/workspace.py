@@ -19,7 +19,6 @@ from typing import Any
 
 from missions import SCANNER_VERSION
 from missions.cache import default_cache_dir, read_store, write_store
-from missions.errors import InputError, Problem
 from missions.lean.scan import Decl, FileScan, scan_source
 from missions.roots import iter_lean_files, library_roots
 
@@ -73,19 +72,28 @@ class ScannedFile:
     mtime: int
     sha: str
     scan: dict[str, Any] | None = None
-    bad_utf8_line: int | None = None
+
+
+def _fault_scan(line: int, message: str) -> dict[str, Any]:
+    return FileScan(error=(line, message)).to_json()
 
 
 def scan_file(path: str) -> ScannedFile:
-    with open(path, "rb") as handle:
-        stat = os.fstat(handle.fileno())
-        data = handle.read()
+    """Scan one file; a file that cannot be read or decoded becomes a scan with a fault."""
+    try:
+        with open(path, "rb") as handle:
+            stat = os.fstat(handle.fileno())
+            data = handle.read()
+    except OSError as exc:
+        reason = exc.strerror or type(exc).__name__
+        return ScannedFile(path, -1, -1, "", _fault_scan(1, f"cannot read the file: {reason}"))
     sha = hashlib.sha256(data).hexdigest()
     result = ScannedFile(path, stat.st_size, stat.st_mtime_ns, sha)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        result.bad_utf8_line = data.count(b"\n", 0, exc.start) + 1
+        line = data.count(b"\n", 0, exc.start) + 1
+        result.scan = _fault_scan(line, "the file is not valid UTF-8")
         return result
     result.scan = scan_source(text).to_json()
     return result
@@ -127,20 +135,25 @@ class ScanCache:
         entry = self.entries.get(str(path))
         if entry is None:
             return None
-        stat = path.stat()
+        try:
+            stat = path.stat()
+        except OSError:
+            return None
         if entry["size"] == stat.st_size and entry["mtime"] == stat.st_mtime_ns:
             return FileScan.from_json(entry["scan"])
         return None
 
     def record(self, scanned: ScannedFile) -> FileScan:
         """Store a fresh scan (or reuse the cached one when only the timestamp moved)."""
+        assert scanned.scan is not None
+        if not scanned.sha:  # unreadable: nothing worth remembering
+            return FileScan.from_json(scanned.scan)
         entry = self.entries.get(scanned.path)
         self.dirty = True
         if entry is not None and entry["sha"] == scanned.sha:
             entry["mtime"] = scanned.mtime
             entry["size"] = scanned.size
             return FileScan.from_json(entry["scan"])
-        assert scanned.scan is not None
         self.entries[scanned.path] = {
             "size": scanned.size,
             "mtime": scanned.mtime,
@@ -159,7 +172,13 @@ class ScanCache:
 
 @dataclass
 class Workspace:
-    """Every workspace Lean module, scanned, with a declaration index."""
+    """Every workspace Lean module, scanned, with the indexes name resolution needs.
+
+    ``by_name`` maps full names to declarations; ``by_last`` maps a last name component to
+    the full names of every declaration that ends with it *or generates a name that does*
+    (structure fields and constructors, ``toX`` parents), so that field notation on a term
+    of unknown type (``h.foo``) can be answered without knowing the type.
+    """
 
     root: Path
     libraries: list[str]
@@ -167,19 +186,25 @@ class Workspace:
     by_name: dict[str, list[tuple[Module, Decl]]] = field(default_factory=dict)
     by_last: dict[str, list[str]] = field(default_factory=dict)
     _closures: dict[str, list[str]] = field(default_factory=dict, repr=False)
+    _scopes: dict[str, tuple[tuple[str, ...], dict[str, list[str]]]] = field(
+        default_factory=dict, repr=False
+    )
     _mentions: dict[int, list[str]] = field(default_factory=dict, repr=False)
-    _scope_hits: dict[tuple[str, tuple[str, ...]], bool] = field(default_factory=dict, repr=False)
-    _resolved: dict[tuple[str, str, tuple[str, ...]], list[str]] = field(
+    _resolved: dict[tuple[str, tuple[str, ...]], list[str]] = field(
         default_factory=dict, repr=False
     )
 
     def __post_init__(self) -> None:
         # the lexer stops at `#exit`, so declarations after it are never indexed
+        by_last = self.by_last
         for module in self.modules.values():
             for decl in module.scan.decls:
                 self.by_name.setdefault(decl.name, []).append((module, decl))
-                last = decl.name.rsplit(".", 1)[-1]
-                self.by_last.setdefault(last, []).append(decl.name)
+                by_last.setdefault(decl.name.rsplit(".", 1)[-1], []).append(decl.name)
+                for generated in decl.generated:
+                    by_last.setdefault(generated, []).append(decl.name)
+        for key, names in by_last.items():
+            by_last[key] = list(dict.fromkeys(names))
 
     # ----------------------------------------------------------------- imports
     def is_workspace_module(self, module: str) -> bool:
@@ -198,6 +223,13 @@ class Workspace:
                     "module nor part of Mathlib and its dependencies"
                 )
         return reasons
+
+    def fault(self, module: Module) -> str | None:
+        """Why ``module`` cannot be trusted as scanned (unreadable, undecodable, unlexable)."""
+        if module.scan.error is None:
+            return None
+        line, message = module.scan.error
+        return f"{module.rel(self.root)}:{line}: {message}"
 
     def closure(self, start: str) -> list[str]:
         """Workspace modules ``start`` imports transitively, ``start`` included (sorted)."""
@@ -220,88 +252,125 @@ class Workspace:
         return sorted(seen)
 
     def unresolved_in_closure(self, start: str) -> list[str]:
+        """Unresolvable imports and faulty files in the import closure of ``start``."""
         reasons: list[str] = []
         if start not in self.modules:
             return [f"module {start} not found"]
         for name in self.closure(start):
-            reasons.extend(self.import_problems(self.modules[name]))
+            module = self.modules[name]
+            reasons.extend(self.import_problems(module))
+            fault = self.fault(module)
+            if fault is not None:
+                reasons.append(fault)
         return reasons
 
     # -------------------------------------------------------------- resolution
     def lookup(self, name: str) -> list[tuple[Module, Decl]]:
         return self.by_name.get(name, [])
 
-    def resolve(self, ident: str, namespace: str, opens: list[str]) -> list[str]:
-        """Workspace declarations ``ident`` may denote at a place (an over-approximation).
+    def scope_of(self, module: Module) -> tuple[tuple[str, ...], dict[str, list[str]]]:
+        """Namespaces a name in ``module`` may be read in, besides its own namespace.
 
-        Follows Lean's rules (enclosing namespaces innermost first, then opened namespaces,
-        then the root) but keeps every candidate rather than Lean's first choice, and maps
-        generated names (``Foo.mk``, ``foo.eq_1``) to the declaration that made them.
+        Every namespace the file opens anywhere (over-approximating each ``open``'s scope to
+        the whole file), every namespace any module of its import closure exports, and the
+        file's ``open … renaming`` aliases.
         """
-        key = (ident, namespace, tuple(opens))
-        cached = self._resolved.get(key)
+        cached = self._scopes.get(module.name)
         if cached is None:
-            cached = self._resolved[key] = self._resolve(ident, namespace, opens)
+            opens = list(module.scan.opens)
+            for name in self.closure(module.name):
+                opens.extend(self.modules[name].scan.exports)
+            cached = (tuple(dict.fromkeys(opens)), module.scan.renames)
+            self._scopes[module.name] = cached
         return cached
 
-    def _could_match(self, ident: str, namespace: str, opens: list[str]) -> bool:
-        """Cheap necessary condition: every candidate ends in a component of these names."""
-        by_last = self.by_last
-        if any(part in by_last for part in ident.split(".")):
-            return True
-        scope_key = (namespace, tuple(opens))
-        hit = self._scope_hits.get(scope_key)
-        if hit is None:
-            parts = namespace.split(".") + [p for o in opens for p in o.split(".")]
-            hit = self._scope_hits[scope_key] = any(part in by_last for part in parts)
-        return hit
+    def resolve(self, ident: str, scopes: tuple[str, ...]) -> list[str]:
+        """Every workspace declaration ``ident`` may denote (an over-approximation).
 
-    def _resolve(self, ident: str, namespace: str, opens: list[str]) -> list[str]:
-        if not self._could_match(ident, namespace, opens):
-            return []
-        if ident.startswith("_root_."):
-            candidates = [ident[len("_root_.") :]]
-        else:
-            parts = namespace.split(".") if namespace else []
-            candidates = [".".join([*parts[:k], ident]) for k in range(len(parts), -1, -1)]
-            candidates += [f"{o}.{ident}" for o in opens]
+        The first component is read as Lean reads a name: relative to each of ``scopes``
+        (the enclosing namespaces, every opened or exported one) or to the root; a
+        generated name (``Foo.mk``, ``foo.eq_1``) maps to the declaration that made it.
+        Every later component may be field notation on a term of unknown type (``h.foo``,
+        ``x.le.trans``), so it may denote any declaration ending in it.
+        """
+        key = (ident, scopes)
+        cached = self._resolved.get(key)
+        if cached is None:
+            cached = self._resolved[key] = self._resolve(ident, scopes)
+        return cached
+
+    def _resolve(self, ident: str, scopes: tuple[str, ...]) -> list[str]:
+        by_last, by_name = self.by_last, self.by_name
+        parts = ident.split(".")
+        if not any(part in by_last for part in parts):
+            return []  # every candidate below ends in one of the components
         found: list[str] = []
-        for candidate in candidates:
-            if candidate in self.by_name:
-                found.append(candidate)
-                continue
-            # generated names: strip trailing components until a declaration matches
-            head = candidate
-            while "." in head:
-                head = head.rsplit(".", 1)[0]
-                if head in self.by_name:
-                    found.append(head)
+        if parts[0] == "_root_":
+            parts = parts[1:]
+            prefixes: tuple[str, ...] = ("",)
+        else:
+            prefixes = (*scopes, "")
+        for prefix in prefixes:
+            for k in range(len(parts), 0, -1):
+                head = ".".join(parts[:k])
+                candidate = f"{prefix}.{head}" if prefix else head
+                if candidate in by_name:
+                    found.append(candidate)
                     break
-        if not found and "." in ident:
-            # `h.lemma` with a local `h`: generalized field notation
-            found.extend(self.by_last.get(ident.rsplit(".", 1)[-1], []))
+        for part in parts[1:]:
+            found.extend(by_last.get(part, ()))
         return found
 
-    def mention_targets(self, decl: Decl) -> list[str]:
+    def mention_targets(self, module: Module, decl: Decl) -> list[str]:
         """Every workspace name ``decl`` may refer to (memoized per declaration)."""
         cached = self._mentions.get(id(decl))
         if cached is None:
+            file_opens, renames = self.scope_of(module)
+            scopes = (*_prefixes(decl.namespace), *decl.opens, *file_opens)
+            scopes = tuple(dict.fromkeys(scopes))
             names: list[str] = []
             for mention in decl.mentions:
-                names.extend(self.resolve(mention, decl.namespace, decl.opens))
+                names.extend(self.resolve(mention, scopes))
+                head, _, rest = mention.partition(".")
+                for old in renames.get(head, ()):
+                    names.extend(self.resolve(f"{old}.{rest}" if rest else old, scopes))
             for suffix in decl.dot_mentions:
-                names.extend(self.resolve_dot(suffix))
+                names.extend(self.by_last.get(suffix.rsplit(".", 1)[-1], ()))
             cached = self._mentions[id(decl)] = list(dict.fromkeys(names))
         return cached
 
-    def resolve_dot(self, suffix: str) -> list[str]:
-        """Candidates for ``.suffix`` (field notation on an expression of unknown type)."""
-        return list(self.by_last.get(suffix.rsplit(".", 1)[-1], []))
+    def type_candidates(self, module: Module, decl: Decl, name: str) -> list[str]:
+        """Declarations a name in ``decl``'s type may denote (no field notation: a type
+        written as a single name has no term before it to project from)."""
+        file_opens, renames = self.scope_of(module)
+        scopes = tuple(dict.fromkeys((*_prefixes(decl.namespace), *decl.opens, *file_opens)))
+        head_only = name.split(".")
+        found: list[str] = []
+        prefixes = ("",) if head_only[0] == "_root_" else (*scopes, "")
+        bare = ".".join(head_only[1:]) if head_only[0] == "_root_" else name
+        for prefix in prefixes:
+            candidate = f"{prefix}.{bare}" if prefix else bare
+            if candidate in self.by_name:
+                found.append(candidate)
+        for old in renames.get(head_only[0], ()):
+            rest = ".".join(head_only[1:])
+            renamed = f"{old}.{rest}" if rest else old
+            found.extend(c for p in prefixes for c in [f"{p}.{renamed}" if p else renamed]
+                         if c in self.by_name)
+        return list(dict.fromkeys(found))
 
     def modules_in(self, names: Iterable[str]) -> Iterator[Module]:
         for name in names:
             if name in self.modules:
                 yield self.modules[name]
+
+
+def _prefixes(namespace: str) -> list[str]:
+    """``A.B.C`` → ``A.B.C``, ``A.B``, ``A``: where Lean looks up a name inside it."""
+    if not namespace:
+        return []
+    parts = namespace.split(".")
+    return [".".join(parts[:k]) for k in range(len(parts), 0, -1)]
 
 
 def lean_files(root: Path, libraries: list[str]) -> Iterator[Path]:
@@ -310,23 +379,24 @@ def lean_files(root: Path, libraries: list[str]) -> Iterator[Path]:
 
 
 def load_workspace(root: Path, *, use_cache: bool = True) -> Workspace:
-    """Scan every module of the workspace's libraries (cached), or raise on broken files."""
+    """Scan every module of the workspace's libraries (cached).
+
+    A file that cannot be read, decoded or lexed is still a module: its scan carries the
+    fault, and only targets whose closure contains it are affected (see ``Module.fault``).
+    """
     libraries = library_roots(root)
     cache = ScanCache.open(default_cache_dir(root) if use_cache else None)
     modules: dict[str, Module] = {}
-    problems: list[Problem] = []
     # scanning allocates millions of short-lived objects and no cycles: the cyclic
     # collector only costs time here (about a quarter of a cold run)
     collecting = gc.isenabled()
     gc.disable()
     try:
-        _scan_all(root, libraries, cache, modules, problems)
+        _scan_all(root, libraries, cache, modules)
     finally:
         if collecting:
             gc.enable()
     cache.save(str(m.path) for m in modules.values())
-    if problems:
-        raise InputError(problems)
     return Workspace(root=root, libraries=libraries, modules=modules)
 
 
@@ -335,7 +405,6 @@ def _scan_all(
     libraries: list[str],
     cache: ScanCache,
     modules: dict[str, Module],
-    problems: list[Problem],
 ) -> None:
     paths = list(lean_files(root, libraries))
     scans: dict[Path, FileScan] = {}
@@ -347,21 +416,10 @@ def _scan_all(
         else:
             scans[path] = hit
     for scanned in scan_files(stale):
-        path = Path(scanned.path)
-        if scanned.bad_utf8_line is not None:
-            problems.append(
-                Problem(str(path), scanned.bad_utf8_line, "Lean file is not valid UTF-8")
-            )
-            continue
-        scans[path] = cache.record(scanned)
+        scans[Path(scanned.path)] = cache.record(scanned)
     for path in paths:
         scan = scans.get(path)
         if scan is None:
             continue
         name = module_name(root, path)
-        if scan.error is not None:
-            line, message = scan.error
-            problems.append(
-                Problem(str(path.relative_to(root)), line, f"Lean syntax: {message}", "lean-syntax")
-            )
         modules[name] = Module(name=name, path=path, scan=scan)

@@ -1,0 +1,185 @@
+"""Faults stay local: a Lean file that cannot be read, decoded or lexed affects only the
+targets whose import closure holds it, and hostile shapes never raise."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from missions.cli import app
+from missions.lean.lexer import lex
+from missions.lean.scan import scan_source
+from missions.roots import lean_file_stats, library_roots
+
+STATEMENTS = """\
+import Mathlib
+
+namespace Formal.{name}
+
+def Goal : Prop := ∀ n : ℕ, n ≤ n ^ 2
+
+end Formal.{name}
+"""
+PROOFS = """\
+import Formal.{name}.Statements
+{extra_import}
+namespace Formal.{name}
+
+theorem goal : Goal := by
+  intro n
+  nlinarith [Nat.zero_le n]
+
+end Formal.{name}
+"""
+
+
+def _mission_files(name: str, extra_import: str = "") -> dict[str, str]:
+    return {
+        f"Formal/{name}/Statements.lean": STATEMENTS.format(name=name),
+        f"Formal/{name}/Proofs.lean": PROOFS.format(name=name, extra_import=extra_import),
+    }
+
+
+@pytest.fixture
+def two_missions(make_workspace: Callable[..., Path]) -> Path:
+    """Mission `one` imports Formal/One/Helper.lean; mission `two` imports nothing else."""
+    files = {
+        **_mission_files("One", "import Formal.One.Helper"),
+        **_mission_files("Two"),
+        "Formal/One/Helper.lean": "import Mathlib\n\ntheorem helper_fact : True := trivial\n",
+    }
+    root = make_workspace(files, {"one": "Formal.One", "two": "Formal.Two"})
+    for mission in ("one", "two"):
+        assert CliRunner().invoke(app, ["pin", mission, "--root", str(root)]).exit_code == 0
+    assert CliRunner().invoke(app, ["sync", "--root", str(root)]).exit_code == 0
+    return root
+
+
+def _statuses(root: Path) -> dict[str, tuple[str, list[str]]]:
+    result = CliRunner().invoke(app, ["status", "--json", "--no-cache", "--root", str(root)])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    return {
+        m["id"]: (m["targets"][0]["status"], m["targets"][0]["reasons"]) for m in data["missions"]
+    }
+
+
+BROKEN = {
+    "unterminated comment": ("theorem x : True := by\n  /- never closed\n", b"", 2),
+    "unterminated string": ('def s := "never closed\n', b"", 1),
+    "unterminated escape": ("def «never closed := 1\n", b"", 1),
+    "invalid UTF-8": ("", b"-- fine\n-- caf\xe9\n", 2),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(BROKEN))
+def test_a_broken_file_touches_only_the_targets_that_import_it(
+    two_missions: Path, kind: str
+) -> None:
+    text, raw, line = BROKEN[kind]
+    before = _statuses(two_missions)
+    assert before["one"][0] == before["two"][0] == "proved", before
+    helper = two_missions / "Formal/One/Helper.lean"
+    if raw:
+        helper.write_bytes(raw)
+    else:
+        helper.write_text(text, encoding="utf-8")
+    after = _statuses(two_missions)
+    assert after["two"] == before["two"]
+    status, reasons = after["one"]
+    assert status == "stated"
+    assert any(r.startswith(f"Formal/One/Helper.lean:{line}: ") for r in reasons), reasons
+
+
+def test_a_broken_file_nothing_imports_changes_nothing(two_missions: Path) -> None:
+    before = _statuses(two_missions)
+    (two_missions / "Formal/Scratch.lean").write_text("/- unterminated", encoding="utf-8")
+    assert _statuses(two_missions) == before
+    result = CliRunner().invoke(app, ["check", "--root", str(two_missions)])
+    assert "Scratch" not in result.output
+
+
+def test_a_broken_statement_closure_cannot_be_pinned_and_says_where(
+    two_missions: Path,
+) -> None:
+    statements = two_missions / "Formal/Two/Statements.lean"
+    statements.write_text(statements.read_text(encoding="utf-8") + '\n"oops', encoding="utf-8")
+    result = CliRunner().invoke(app, ["check", "--json", "--root", str(two_missions)])
+    assert result.exit_code == 1
+    violations = json.loads(result.stdout)["violations"]
+    pins = [v for v in violations if v["rule"] == "statement-pin" and v["mission"] == "two"]
+    assert pins and "Formal/Two/Statements.lean:9: unterminated string literal" in (
+        pins[0]["message"]
+    )
+    assert not [v for v in violations if v["mission"] == "one"]
+
+
+def test_unreadable_file_is_a_local_fault(
+    two_missions: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    helper = str(two_missions / "Formal/One/Helper.lean")
+    real_open = open
+
+    def guarded(path: object, *args: object, **kwargs: object) -> object:
+        if str(path) == helper:
+            raise PermissionError(13, "Permission denied", helper)
+        return real_open(path, *args, **kwargs)  # type: ignore[call-overload]
+
+    monkeypatch.setattr("builtins.open", guarded)
+    status, reasons = _statuses(two_missions)["one"]
+    assert status == "stated"
+    assert "Formal/One/Helper.lean:1: cannot read the file: Permission denied" in reasons
+    assert _statuses(two_missions)["two"][0] == "proved"
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root can read a chmod 000 file")
+def test_chmod_000_file_is_a_local_fault(two_missions: Path) -> None:
+    helper = two_missions / "Formal/One/Helper.lean"
+    helper.chmod(0)
+    try:
+        statuses = _statuses(two_missions)
+    finally:
+        helper.chmod(0o644)
+    assert statuses["one"][0] == "stated" and statuses["two"][0] == "proved"
+
+
+@pytest.mark.parametrize(
+    "name", [".#Proofs.lean", "Dangling.lean", "Loop.lean"], ids=["lock", "dangling", "loop"]
+)
+def test_editor_lock_files_and_dangling_links_are_skipped(two_missions: Path, name: str) -> None:
+    link = two_missions / "Formal/Two" / name
+    target = link if name == "Loop.lean" else two_missions / "gone" / "nowhere.lean"
+    link.symlink_to(target)
+    statuses = _statuses(two_missions)
+    assert statuses["two"][0] == "proved"
+    names = [p for p, _ in lean_file_stats(str(two_missions), library_roots(two_missions))]
+    assert str(link) not in names
+
+
+def test_hostile_nesting_lexes_without_recursion() -> None:
+    depth = 5000
+    text = "def s := " + 's!"{' * depth + "sorry" + '}"' * depth + "\n"
+    source = lex(text)
+    assert source.error is None
+    assert [t[1] for t in source.tokens].count("sorry") == 1
+    scan = scan_source(text)
+    assert scan.decls[0].sorries == [1]
+    unclosed = lex("def s := " + 's!"{' * depth)
+    assert unclosed.error is not None and "unterminated" in unclosed.error.message
+
+
+def test_doc_comments_inside_one_declaration_scan_in_one_pass() -> None:
+    """Many doc comments in one structure (field docs): each is read once, none is a command.
+
+    Linear time is measured by ``benchmarks/bench_scan_shapes.py``; here the shape is checked.
+    """
+    fields = "".join(f"  /-- field {k} -/\n  f{k} : Nat := {k}\n" for k in range(3000))
+    text = f"structure Big where\n{fields}\ntheorem after : True := trivial\n"
+    scan = scan_source(text)
+    assert [d.name for d in scan.decls] == ["Big", "after"]
+    assert {"f0", "f2999"} <= set(scan.decls[0].generated)

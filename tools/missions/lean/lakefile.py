@@ -1,0 +1,71 @@
+"""Build options in the Lake configuration that switch off what the kernel checks.
+
+``set_option debug.skipKernelTC true`` in a source file is visible to the scanner; the same
+option passed through ``leanOptions`` or ``moreLeanArgs := #["-Ddebug.skipKernelTC=true"]`` in
+``lakefile.lean`` (or the TOML equivalents) applies to every module without appearing in any
+of them. Any such setting makes every target unproved, in ``status`` as well as in ``check``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from missions.lean.lexer import IDENT, STRING, lex
+from missions.lean.scan import UNSAFE_OPTION_PREFIXES, option_is_unsafe
+
+_TOML_COMMENT = re.compile(r"#[^\n]*")
+_UNSAFE_WORD = re.compile(r"(?:debug|bootstrap)\s*[\.»]")
+
+
+@dataclass(frozen=True)
+class UnsafeSetting:
+    file: str
+    line: int
+    message: str
+
+    def reason(self) -> str:
+        return f"{self.file}:{self.line}: {self.message}"
+
+
+def unsafe_settings(root: Path) -> list[UnsafeSetting]:
+    """Every option in ``lakefile.lean``/``lakefile.toml`` that weakens checking."""
+    found: list[UnsafeSetting] = []
+    lean = root / "lakefile.lean"
+    try:
+        text = lean.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        text = None
+    if text is not None:
+        source = lex(text)
+        for kind, value, offset in source.tokens:
+            unsafe = (kind == IDENT and option_is_unsafe(value)) or (
+                kind == STRING and any(f"-D{p}" in value or f'"{p}' in value
+                                       for p in UNSAFE_OPTION_PREFIXES)
+            )
+            if unsafe:
+                found.append(
+                    UnsafeSetting(
+                        "lakefile.lean",
+                        source.line(offset),
+                        f"build option `{value}` switches off what Lean checks",
+                    )
+                )
+    toml = root / "lakefile.toml"
+    try:
+        text = toml.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        text = None
+    if text is not None:
+        for number, line in enumerate(text.splitlines(), start=1):
+            code = _TOML_COMMENT.sub("", line) if '"' not in line else line
+            if _UNSAFE_WORD.search(code):
+                found.append(
+                    UnsafeSetting(
+                        "lakefile.toml",
+                        number,
+                        f"build option `{line.strip()}` switches off what Lean checks",
+                    )
+                )
+    return found
