@@ -653,7 +653,7 @@ def doctor(root: RootOption = None, as_json: JsonOption = False) -> None:
                 check_result.message,
             )
         if not report_data.manifest_present:
-            table.add_row("lake-manifest.json", "-", "absent (Lake writes it on first resolve)")
+            table.add_row("lake-manifest.json", "-", "absent (restore the committed manifest)")
         out.print(table)
         tools = Table(title="Tools", title_justify="left")
         for column in ("tool", "found", "version"):
