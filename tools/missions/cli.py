@@ -247,6 +247,14 @@ def show(
             f"proof {target.provenance.proof}\n",
             style="dim",
         )
+        if target.fingerprints is not None:
+            fp = target.fingerprints
+            body.append(
+                f"kernel fingerprint: value {fp.value}, closure {fp.closure}, "
+                f"{len(fp.definitions)} workspace definitions (Lean {fp.lean}, Mathlib "
+                f"{(fp.mathlib or '?')[:12]})\n",
+                style="dim",
+            )
         if target_data.get("lean"):
             body.append("\n" + target_data["lean"].strip() + "\n", style="cyan")
         elif target.external is not None:
@@ -484,18 +492,15 @@ def next_(ids: IdsArgument = None, root: RootOption = None, as_json: JsonOption 
     if not items:
         out.print("nothing on the frontier: every open target waits on an unproved dependency")
         return
-    table = Table(title="Frontier (work on these now)", title_justify="left")
-    for column in ("mission", "target", "status", "where", "why open"):
-        table.add_column(column, overflow="fold")
     for item in items:
-        table.add_row(
-            item.mission,
-            f"{item.target} ({item.kind})",
-            status_text(item.status),
-            f"{item.file}:{item.line}",
-            item.reasons[0] if item.reasons else "-",
-        )
-    out.print(table)
+        line = Text(f"{item.mission}/{item.target}", style="bold")
+        line.append(f" ({item.kind}) ")
+        line.append_text(status_text(item.status))
+        line.append(f"  {item.file}:{item.line}")
+        out.print(line, soft_wrap=True)
+        if item.reasons:
+            out.print(Text(f"    {item.reasons[0]}", style="dim"), soft_wrap=True)
+    out.print(f"{len(items)} target(s) on the frontier")
 
 
 @app.command()

@@ -126,8 +126,11 @@ def write_export(analysis: Analysis, out_dir: Path) -> list[Path]:
         atomic_write_text(path, text)
         written.append(path)
 
-    comparator = {"repository": COMPARATOR_REPOSITORY, "tag": COMPARATOR_TAG,
-                  "commit": COMPARATOR_COMMIT}
+    comparator = {
+        "repository": COMPARATOR_REPOSITORY,
+        "tag": COMPARATOR_TAG,
+        "commit": COMPARATOR_COMMIT,
+    }
     missions: list[dict[str, Any]] = []
     for mission in analysis.missions:
         plan = plan_mission(analysis, mission)
@@ -140,9 +143,7 @@ def write_export(analysis: Analysis, out_dir: Path) -> list[Path]:
             "challenge_module": plan.challenge_module,
             "challenge_file": plan.challenge_path.as_posix() if config else None,
             "solution_module": plan.solution_module,
-            "theorems": [
-                {"target": t, "statement": s, "proof": p} for t, s, p in plan.theorems
-            ],
+            "theorems": [{"target": t, "statement": s, "proof": p} for t, s, p in plan.theorems],
             "skipped": [{"target": t, "reason": r} for t, r in plan.skipped],
         }
         if config is not None:
@@ -150,8 +151,11 @@ def write_export(analysis: Analysis, out_dir: Path) -> list[Path]:
             emit(plan.challenge_path, plan.challenge_source())
         emit(Path(plan.mission) / "mission.json", json.dumps(description, indent=2) + "\n")
         missions.append(
-            {"id": plan.mission, "config": f"{plan.mission}/config.json" if config else None,
-             "theorem_names": config["theorem_names"] if config else []}
+            {
+                "id": plan.mission,
+                "config": f"{plan.mission}/config.json" if config else None,
+                "theorem_names": config["theorem_names"] if config else [],
+            }
         )
     manifest = {
         "format": EXPORT_FORMAT,
@@ -219,12 +223,15 @@ def read_results(directory: Path) -> dict[str, ComparatorResult]:
             ) from None
         here = described.parent
         config_path, code_path, log_path = (
-            here / "config.json", here / "exit-code", here / "comparator.log"
+            here / "config.json",
+            here / "exit-code",
+            here / "comparator.log",
         )
         try:
             config = (
                 json.loads(config_path.read_text(encoding="utf-8"))
-                if config_path.exists() else None
+                if config_path.exists()
+                else None
             )
             code = code_path.read_text(encoding="utf-8").strip() if code_path.exists() else ""
             exit_code = int(code) if code else None
