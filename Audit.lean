@@ -9,8 +9,10 @@ import Lean
 requested declaration, what the imported (kernel-checked) environment says about it: whether it
 exists, its kind, its universe parameters, two hashes of its type, whether the type is `Prop`, a
 fingerprint of the value of a `Prop`-valued definition, every axiom it reaches, its safety, and
-whether a proof's type is exactly its statement constant. The format is specified in
-`docs/audit-format.md` (`missions-audit/1`); `tools/missions/kernel.py` consumes it.
+whether a proof's type is exactly its statement constant; for a statement, fingerprints of what
+it means (its value, the workspace definitions it unfolds to, its whole closure); for a proof, the
+workspace constants it uses. The format is specified in `docs/audit-format.md`
+(`missions-audit/2`); `tools/missions/kernel.py` consumes it.
 
 Design notes (see the doc for the reasons):
 * Lean core only (`import Lean`). The environment comes from `importModules … (loadExts := false)`:
@@ -294,6 +296,130 @@ def exprFingerprint (e : Expr) : String := Id.run do
   let body := "\n".intercalate lines.toList ++ "\n^" ++ toString rootId
   return toString (Hashable.hash body)
 
+/-! ## Where a constant comes from -/
+
+/-- The module a constant was imported from (`none` for constants not in the environment). -/
+def moduleOf (env : Environment) (n : Name) : Option Name :=
+  match env.getModuleIdxFor? n with
+  | some idx => env.header.moduleNames[idx.toNat]?
+  | none => none
+
+/-- Whether a constant comes from a workspace module: one whose name has a requested prefix. -/
+def inWorkspace (env : Environment) (prefixes : Array Name) (n : Name) : Bool :=
+  match moduleOf env n with
+  | some m => prefixes.any fun p => p.isPrefixOf m
+  | none => false
+
+/-! ## What a statement means
+
+A statement's meaning is fixed by its own value and by every constant it reaches through types
+and definitional values: a definition's value can be unfolded by the kernel, so it is followed; a
+theorem's proof cannot change what anything means (proof irrelevance), an opaque's value is
+invisible to the kernel and an axiom has none, so only their types are followed. Each constant's
+own fingerprint is a hash of its kind, universe parameters, type and (for definitions) value, plus
+the shape data of inductives and constructors. -/
+
+/-- The constants the meaning of a constant depends on (see above). -/
+def meaningDeps (ci : ConstantInfo) : Array Name :=
+  let ty := ci.type.getUsedConstants
+  match ci with
+  | .defnInfo v   => ty ++ v.value.getUsedConstants
+  | .inductInfo v => ty ++ v.ctors.toArray ++ v.all.toArray
+  | .ctorInfo v   => ty.push v.induct
+  | .recInfo v    => ty ++ v.all.toArray
+  | _             => ty
+
+/-- The canonical text a constant's fingerprint hashes (names length-prefixed by `encName`). -/
+def constantLine (ci : ConstantInfo) : String :=
+  let lps := " ".intercalate (ci.levelParams.map encName)
+  let base := kindString ci ++ " [" ++ lps ++ "] " ++ exprFingerprint ci.type
+  match ci with
+  | .defnInfo v =>
+    base ++ " = " ++ exprFingerprint v.value
+  | .inductInfo v =>
+    base ++ " params " ++ toString v.numParams ++ " indices " ++ toString v.numIndices
+      ++ " ctors " ++ " ".intercalate (v.ctors.map encName)
+      ++ " all " ++ " ".intercalate (v.all.map encName)
+  | .ctorInfo v =>
+    base ++ " of " ++ encName v.induct ++ " #" ++ toString v.cidx ++ " params "
+      ++ toString v.numParams ++ " fields " ++ toString v.numFields
+  | _ => base
+
+/-- Fingerprints of constants, computed once per run. -/
+abbrev FpCache := Std.HashMap Name String
+
+/-- The 64-bit fingerprint (decimal string) of a constant, extending the cache. -/
+def constantFingerprint (cache : FpCache) (n : Name) (ci : ConstantInfo) : String × FpCache :=
+  match cache[n]? with
+  | some s => (s, cache)
+  | none =>
+    let s := toString (Hashable.hash (constantLine ci))
+    (s, cache.insert n s)
+
+/-- Every constant in the meaning closure of `root` (itself included), in discovery order. -/
+def meaningClosure (env : Environment) (root : Name) : Array Name := Id.run do
+  let mut seen : Std.HashSet Name := ({} : Std.HashSet Name).insert root
+  let mut order : Array Name := #[]
+  let mut todo : Array Name := #[root]
+  while !todo.isEmpty do
+    let n := todo.back!
+    todo := todo.pop
+    match env.find? n with
+    | none => pure ()
+    | some ci =>
+      order := order.push n
+      for d in meaningDeps ci do
+        if !seen.contains d then
+          seen := seen.insert d
+          todo := todo.push d
+  return order
+
+/-- For a statement: the fingerprint of its whole meaning closure (every `name fingerprint` line,
+sorted, hashed) and the fingerprints of the closure's workspace constants, extending the cache. -/
+def statementFingerprints (env : Environment) (prefixes : Array Name) (cache : FpCache)
+    (root : Name) : String × Array (String × String) × FpCache := Id.run do
+  let mut fps := cache
+  let mut lines : Array String := #[]
+  let mut wsFps : Array (String × String) := #[]
+  for n in meaningClosure env root do
+    match env.find? n with
+    | none => pure ()
+    | some ci =>
+      let (fp, fps') := constantFingerprint fps n ci
+      fps := fps'
+      lines := lines.push (encName n ++ " " ++ fp)
+      if inWorkspace env prefixes n then
+        wsFps := wsFps.push (n.toString, fp)
+  let sorted := lines.qsort (fun a b => decide (a < b))
+  let closure := toString (Hashable.hash ("\n".intercalate sorted.toList))
+  return (closure, wsFps.qsort (fun a b => decide (a.1 < b.1)), fps)
+
+/-! ## What a proof uses
+
+The workspace constants a proof reaches through types and values (`constDeps`, the same edges as
+the axiom walk), transitively through workspace constants, stopping at (reporting, not entering)
+the other requested declarations: the catalog's statements and proofs. Non-workspace constants are
+not entered either: imported libraries cannot refer back to the workspace. -/
+
+def workspaceUses (env : Environment) (prefixes : Array Name) (stops : Std.HashSet Name)
+    (root : Name) : Array String := Id.run do
+  let mut seen : Std.HashSet Name := ({} : Std.HashSet Name).insert root
+  let mut used : Array String := #[]
+  let mut todo : Array Name := #[root]
+  while !todo.isEmpty do
+    let n := todo.back!
+    todo := todo.pop
+    match env.find? n with
+    | none => pure ()
+    | some ci =>
+      for d in constDeps ci do
+        if !seen.contains d && inWorkspace env prefixes d then
+          seen := seen.insert d
+          used := used.push d.toString
+          if !stops.contains d then
+            todo := todo.push d
+  return used.qsort (fun a b => decide (a < b))
+
 /-! ## Request -/
 
 structure DeclReq where
@@ -307,6 +433,8 @@ structure AuditRequest where
   modules : Array String
   moduleNames : Array Name
   decls : Array DeclReq
+  /-- Module-name prefixes of the workspace (its libraries), for `uses` and `definitions`. -/
+  workspace : Array Name
 
 /-- A JSON string, or an error naming what it should have been. -/
 def expectString (what : String) : Json → Except String String
@@ -341,7 +469,13 @@ def parseRequest (j : Json) : Except String AuditRequest := do
     | .arr xs => pure xs
     | _ => throw "\"declarations\" must be an array"
   let decls ← ds.mapM parseDecl
-  pure { modules := mods, moduleNames, decls }
+  let ws : Array Json ← match j.getObjValD "workspace" with
+    | .null => pure #[]
+    | .arr xs => pure xs
+    | _ => throw "\"workspace\" must be an array of module-name prefixes"
+  let wsStrings ← ws.mapM (expectString "each workspace prefix")
+  let workspace ← wsStrings.mapM parseDotted
+  pure { modules := mods, moduleNames, decls, workspace }
 
 /-! ## Report -/
 
@@ -366,7 +500,15 @@ def missingJson (d : DeclReq) : Json :=
     ("unsafe", Json.bool false),
     ("partial", Json.bool false),
     ("statement", optStr d.statementRaw),
-    ("type_is_statement", Json.null)]
+    ("type_is_statement", Json.null),
+    ("closure_fingerprint", Json.null),
+    ("definitions", Json.null),
+    ("uses", Json.null)]
+
+/-- A definition whose type is exactly `Prop`: the shape of a statement. -/
+def isPropDefinition : ConstantInfo → Bool
+  | .defnInfo v => v.type.isProp
+  | _ => false
 
 /-- The fingerprint of the value of a definition whose type is exactly `Prop`, else `null`. -/
 def valueFingerprint (ci : ConstantInfo) : Json :=
@@ -382,7 +524,14 @@ def typeIsStatement (stmt? : Option Name) (ty : Expr) : Json :=
   | some stmt, .const c ls => Json.bool (c == stmt && ls.isEmpty)
   | some _, _ => Json.bool false
 
-def presentJson (d : DeclReq) (ci : ConstantInfo) (axioms : NameSet) : Json :=
+/-- The statement-only and proof-only keys: `closure_fingerprint` and `definitions` for a
+`Prop`-valued definition, `uses` for a declaration requested with a statement (a proof). -/
+structure Extras where
+  closure : Option String := none
+  definitions : Option (Array (String × String)) := none
+  uses : Option (Array String) := none
+
+def presentJson (d : DeclReq) (ci : ConstantInfo) (axioms : NameSet) (x : Extras) : Json :=
   Json.mkObj [
     ("name", Json.str d.raw),
     ("exists", Json.bool true),
@@ -396,7 +545,14 @@ def presentJson (d : DeclReq) (ci : ConstantInfo) (axioms : NameSet) : Json :=
     ("unsafe", Json.bool ci.isUnsafe),
     ("partial", Json.bool ci.isPartial),
     ("statement", optStr d.statementRaw),
-    ("type_is_statement", typeIsStatement d.statement ci.type)]
+    ("type_is_statement", typeIsStatement d.statement ci.type),
+    ("closure_fingerprint", optStr x.closure),
+    ("definitions", match x.definitions with
+      | some defs => Json.mkObj (defs.toList.map fun (n, fp) => (n, Json.str fp))
+      | none => Json.null),
+    ("uses", match x.uses with
+      | some us => Json.arr (us.map Json.str)
+      | none => Json.null)]
 
 /-! ## Command line -/
 
@@ -404,7 +560,7 @@ def usageText : String :=
 "usage: audit --request REQ.json --out OUT.json
 
 Imports every module listed in REQ.json once and writes the kernel evidence for every listed
-declaration to OUT.json (format missions-audit/1, see docs/audit-format.md).
+declaration to OUT.json (format missions-audit/2, see docs/audit-format.md).
 Run it where LEAN_PATH reaches the oleans, e.g.
   lake build audit && lake env .lake/build/bin/audit --request r.json --out o.json
 
@@ -468,6 +624,8 @@ def runAudit (reqPath outPath : String) : IO UInt32 := do
     | .error e =>
       return (← die s!"import failed: {e} (missing or stale .olean? run `lake build` first)")
   let mut cache : AxCache := {}
+  let mut fps : FpCache := {}
+  let stops : Std.HashSet Name := req.decls.foldl (fun s d => s.insert d.name) {}
   let mut decls : Array Json := #[]
   for d in req.decls do
     match env.find? d.name with
@@ -478,9 +636,18 @@ def runAudit (reqPath outPath : String) : IO UInt32 := do
       cache := {}
       let (axs, c') := axiomsOf env c d.name
       cache := c'
-      decls := decls.push (presentJson d ci axs)
+      let mut extras : Extras := {}
+      if isPropDefinition ci then
+        let f := fps
+        fps := {}
+        let (closure, defs, f') := statementFingerprints env req.workspace f d.name
+        fps := f'
+        extras := { extras with closure := some closure, definitions := some defs }
+      if d.statement.isSome then
+        extras := { extras with uses := some (workspaceUses env req.workspace stops d.name) }
+      decls := decls.push (presentJson d ci axs extras)
   let report := Json.mkObj [
-    ("format", Json.str "missions-audit/1"),
+    ("format", Json.str "missions-audit/2"),
     ("lean_version", Json.str Lean.versionString),
     ("lean_githash", Json.str Lean.githash),
     ("modules", Json.arr (req.modules.map Json.str)),

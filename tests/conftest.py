@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
+import tempfile
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
@@ -11,6 +13,11 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
+
+# LeanDojo (the `dojo` extra) reads these when imported: never reach for its remote cache of
+# traced repositories, and keep its repository cache out of the user's home.
+os.environ.setdefault("DISABLE_REMOTE_CACHE", "1")
+os.environ.setdefault("CACHE_DIR", tempfile.mkdtemp(prefix="missions-lean-dojo-"))
 
 LAKEFILE = (REPO / "lakefile.lean").read_text(encoding="utf-8")
 

@@ -1,9 +1,12 @@
 """A stand-in for `lake` used by tests (no Lean toolchain exists where they run).
 
 It is a test double, not a transcript: `build ... audit` succeeds, `env BIN --request R
---out O` answers the audit request from the scenario in $FAKE_AUDIT (a JSON object mapping
-declaration names to overrides), and any other `build` prints $FAKE_LAKE_OUTPUT and exits
-with $FAKE_LAKE_RC. `--version` prints a 4.30-style version line.
+--out O` answers the audit request (format missions-audit/2, constructed from
+docs/audit-format.md) from the scenario in $FAKE_AUDIT (a JSON object mapping declaration
+names to overrides), and any other `build` prints $FAKE_LAKE_OUTPUT and exits with
+$FAKE_LAKE_RC. `--version` prints a 4.30-style version line. By default every statement is a
+Prop-valued definition with fixed fingerprints and every proof a clean theorem that uses
+nothing but its own statement.
 """
 
 from __future__ import annotations
@@ -34,11 +37,14 @@ def audit(request_path: str, out_path: str) -> int:
             "partial": False,
             "statement": statement,
             "type_is_statement": True if statement else None,
+            "closure_fingerprint": "4" if statement is None else None,
+            "definitions": {} if statement is None else None,
+            "uses": [statement] if statement else None,
         }
         decl.update(scenario.get(entry["name"], {}))
         declarations.append(decl)
     report = {
-        "format": "missions-audit/1",
+        "format": "missions-audit/2",
         "lean_version": "4.30.0",
         "lean_githash": "0" * 40,
         "modules": request["modules"],

@@ -52,7 +52,7 @@ def report(**overrides: dict[str, object]) -> AuditReport:
     return parse_report(
         json.dumps(
             {
-                "format": "missions-audit/1",
+                "format": "missions-audit/2",
                 "lean_version": "4.30.0",
                 "modules": ["Formal.X"],
                 "declarations": declarations,
@@ -125,7 +125,7 @@ def test_disagreement_kernel_wins_and_is_reported(tmp_path: Path) -> None:
     audit = parse_report(
         json.dumps(
             {
-                "format": "missions-audit/1",
+                "format": "missions-audit/2",
                 "lean_version": "4.30.0",
                 "modules": request["modules"],
                 "declarations": [

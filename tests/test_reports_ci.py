@@ -90,7 +90,7 @@ def test_doctor_finds_tools_and_versions(
         "lake": "5.0.0-c5ea003",
         "lean": "4.30.0",
     }
-    assert any("lake update mathlib" in a for a in data["advice"])
+    assert any("git checkout -- lake-manifest.json" in a for a in data["advice"])
     assert any("lake exe cache get" in a for a in data["advice"])
 
 

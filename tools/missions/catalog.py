@@ -130,6 +130,22 @@ class CheckedBy(_Model):
     date: dt.date | None = None
 
 
+class KernelFingerprints(_Model):
+    """What a statement meant to the kernel when ``missions sync --lean`` recorded it.
+
+    ``check --lean`` compares these with a fresh audit: a move while the statement pin did
+    not move (a Mathlib or toolchain bump, an elaboration change) is a ``kernel-fingerprint``
+    violation. Source-only runs show them and never rewrite them.
+    """
+
+    statement_pin: str | None = None
+    lean: str
+    mathlib: str | None = None
+    value: str
+    closure: str
+    definitions: dict[str, str] = Field(default_factory=dict)
+
+
 class Target(_Model):
     id: str
     kind: TargetKind
@@ -148,6 +164,7 @@ class Target(_Model):
     status: Status | None = None
     evidence: Evidence | None = None
     checked: CheckedBy | None = None
+    fingerprints: KernelFingerprints | None = None
     witness: str | None = None
 
     @field_validator("statement", "proof")

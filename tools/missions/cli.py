@@ -25,12 +25,26 @@ from rich.text import Text
 
 from missions import __version__, fastpath, gitinfo
 from missions.catalog import Catalog, load_catalog
+from missions.comparator import (
+    CHALLENGE_DIR,
+    comparator_violations,
+    read_results,
+    write_export,
+)
 from missions.errors import InputError, Problem
 from missions.export import dojo_records, export_dojo, export_json
+from missions.frontier import frontier, frontier_json
 from missions.gate import run_gate
 from missions.html import write_dashboard
 from missions.junit import junit_xml
-from missions.kernel import AuditReport, apply_kernel, build_request, run_audit
+from missions.kernel import (
+    AuditReport,
+    apply_kernel,
+    build_request,
+    fingerprints_by_target,
+    kernel_checks,
+    run_audit,
+)
 from missions.lean.lake import Diagnostic, Job, group_diagnostics, lake_executable, stream_build
 from missions.lean.workspace import load_workspace
 from missions.pins import apply_pin, pin_state
@@ -141,7 +155,8 @@ def _analysis(root: Path | None, ids: list[str] | None, no_cache: bool = False) 
 def _kernel(analysis: Analysis) -> tuple[AuditReport, list[Violation]]:
     """Run the audit once for the whole catalog and let the kernel decide every status."""
     report = run_audit(analysis.root, build_request(analysis))
-    return report, apply_kernel(analysis, report)
+    violations = apply_kernel(analysis, report)
+    return report, violations + kernel_checks(analysis, report, mathlib_revision(analysis.root))
 
 
 @app.command()
@@ -232,6 +247,14 @@ def show(
             f"proof {target.provenance.proof}\n",
             style="dim",
         )
+        if target.fingerprints is not None:
+            fp = target.fingerprints
+            body.append(
+                f"kernel fingerprint: value {fp.value}, closure {fp.closure}, "
+                f"{len(fp.definitions)} workspace definitions (Lean {fp.lean}, Mathlib "
+                f"{(fp.mathlib or '?')[:12]})\n",
+                style="dim",
+            )
         if target_data.get("lean"):
             body.append("\n" + target_data["lean"].strip() + "\n", style="cyan")
         elif target.external is not None:
@@ -270,13 +293,23 @@ def check(
     junit: Annotated[
         Path | None, typer.Option("--junit", help="Also write JUnit XML to this file.")
     ] = None,
+    comparator: Annotated[
+        Path | None,
+        typer.Option(
+            "--comparator", help="Comparator results (export directory after the runs)."
+        ),
+    ] = None,
 ) -> None:
     """The gate: exit 1 if any rule is violated."""
     extra: list[Violation] = []
+    results = None
     try:
         analysis = _analysis(root, ids, no_cache)
         if lean:
             _, extra = _kernel(analysis)
+        if comparator is not None:
+            results = read_results(comparator)
+            extra = [*extra, *comparator_violations(analysis, results)]
     except InputError as exc:
         if as_json:
             _print_json(
@@ -299,7 +332,7 @@ def check(
         _fail(exc.problems)
     gate = run_gate(analysis, extra)
     if junit is not None:
-        _write_output(junit_xml(analysis, gate), junit)
+        _write_output(junit_xml(analysis, gate, results), junit)
     if as_json:
         _print_json(gate_json(gate))
     else:
@@ -376,6 +409,7 @@ def sync(
     with _input_errors():
         analysis = _analysis(root, ids)
         stamp: dict[str, object] | None = None
+        audit: AuditReport | None = None
         if lean:
             audit, _ = _kernel(analysis)
             stamp = {
@@ -384,7 +418,19 @@ def sync(
                 "commit": gitinfo.head_commit(analysis.root),
                 "date": dt.date.today(),
             }
-        changes = {m.id: sync_mission(m, dry_run=dry_run, checked=stamp) for m in analysis.missions}
+        changes = {
+            m.id: sync_mission(
+                m,
+                dry_run=dry_run,
+                checked=stamp,
+                fingerprints=(
+                    fingerprints_by_target(m, audit, mathlib_revision(analysis.root))
+                    if audit is not None
+                    else None
+                ),
+            )
+            for m in analysis.missions
+        }
     if as_json:
         _print_json({"changed": {k: v for k, v in changes.items() if v}, "dry_run": dry_run})
         return
@@ -432,6 +478,29 @@ def report(
     else:
         text = report_markdown(analysis, gate)
     _write_output(text, output)
+
+
+@app.command("next")
+def next_(ids: IdsArgument = None, root: RootOption = None, as_json: JsonOption = False) -> None:
+    """The frontier: open targets whose dependencies are all proved (or external)."""
+    with _input_errors():
+        analysis = _analysis(root, ids)
+    items = frontier(analysis)
+    if as_json:
+        _print_json(frontier_json(analysis, items))
+        return
+    if not items:
+        out.print("nothing on the frontier: every open target waits on an unproved dependency")
+        return
+    for item in items:
+        line = Text(f"{item.mission}/{item.target}", style="bold")
+        line.append(f" ({item.kind}) ")
+        line.append_text(status_text(item.status))
+        line.append(f"  {item.file}:{item.line}")
+        out.print(line, soft_wrap=True)
+        if item.reasons:
+            out.print(Text(f"    {item.reasons[0]}", style="dim"), soft_wrap=True)
+    out.print(f"{len(items)} target(s) on the frontier")
 
 
 @app.command()
@@ -497,14 +566,34 @@ def build(ids: IdsArgument = None, root: RootOption = None) -> None:
 def export(
     ids: IdsArgument = None,
     root: RootOption = None,
-    fmt: Annotated[str, typer.Option("--format", help="json or dojo.")] = "json",
-    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write to a file.")] = None,
+    fmt: Annotated[str, typer.Option("--format", help="json, dojo or comparator.")] = "json",
+    output: Annotated[
+        Path | None,
+        typer.Option("--output", "-o", help="Write to a file (comparator: into this directory)."),
+    ] = None,
 ) -> None:
-    """Open targets as prover tasks (repository, commit, file, full name)."""
-    if fmt not in ("json", "dojo"):
-        _fail([Problem("--format", 1, f"unknown format {fmt!r}; use json or dojo")])
+    """Open targets as prover tasks, or Comparator challenges for the targets claimed proved."""
+    if fmt not in ("json", "dojo", "comparator"):
+        _fail([Problem("--format", 1, f"unknown format {fmt!r}; use json, dojo or comparator")])
+    if fmt == "comparator" and output is None:
+        _fail([Problem("--output", 1, "--format comparator writes a directory: give -o DIR")])
     with _input_errors():
         analysis = _analysis(root, ids)
+        if fmt == "comparator":
+            assert output is not None
+            if output.exists() and not output.is_dir():
+                raise InputError.single(output, 1, "output exists and is not a directory")
+            if not output.exists() and not output.parent.is_dir():
+                raise InputError.single(output, 1, "parent of the output directory does not exist")
+            written = write_export(analysis, output)
+            expected = (analysis.root / CHALLENGE_DIR).resolve()
+            if output.resolve() != expected:
+                err.print(
+                    f"note: lakefile.lean builds the Challenge library from {expected}; "
+                    "Comparator finds these challenges only there"
+                )
+            err.print(f"wrote {len(written)} files to {escape(str(output))}")
+            return
         data: Any = export_json(analysis)
         if fmt == "dojo":
             data = {"format": "lean_dojo.Theorem", "theorems": dojo_records(export_dojo(analysis))}
@@ -653,7 +742,7 @@ def doctor(root: RootOption = None, as_json: JsonOption = False) -> None:
                 check_result.message,
             )
         if not report_data.manifest_present:
-            table.add_row("lake-manifest.json", "-", "absent (Lake writes it on first resolve)")
+            table.add_row("lake-manifest.json", "-", "absent (restore the committed manifest)")
         out.print(table)
         tools = Table(title="Tools", title_justify="left")
         for column in ("tool", "found", "version"):

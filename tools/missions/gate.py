@@ -14,6 +14,12 @@ Rules and their ids (stable; used in JSON output):
 ``status-drift``         the YAML status differs from the computed one
 ``toolchain-pin``        ``lean-toolchain``, the Mathlib revision or unsafe Lake settings
 ``evidence-disagreement`` (with ``--lean``) the source scan said proved, the kernel does not
+``kernel-fingerprint``   (with ``--lean``) what a statement means to the kernel moved while its
+                         statement pin did not (recorded by ``sync --lean``)
+``dependency-mismatch``  (with ``--lean``) ``depends_on`` is not the set of targets whose proofs
+                         the proof uses
+``comparator``           (with ``--comparator DIR``) Comparator did not accept, for exactly
+                         today's claims, every target a mission claims proved
 
 YAML problems (``schema``, ``duplicate-id``, ``dangling-ref``, ``dependency-cycle``) are
 input errors: they are reported before the gate runs, with exit code 2.
@@ -40,6 +46,9 @@ RULES = (
     "status-drift",
     "toolchain-pin",
     "evidence-disagreement",
+    "kernel-fingerprint",
+    "dependency-mismatch",
+    "comparator",
 )
 
 #: Findings that are forbidden anywhere in the workspace.
@@ -237,6 +246,14 @@ def _kernel_record_stands(analysis: Analysis, status: TargetStatus) -> bool:
         analysis.root, checked.commit, closure_paths(workspace, modules)
     )
     return changed == []
+
+
+def standing_status(analysis: Analysis, status: TargetStatus) -> str:
+    """The status the gate accepts today: a recorded kernel verdict where it still stands,
+    else the computed one."""
+    if _kernel_record_stands(analysis, status) and status.target.status is not None:
+        return status.target.status
+    return status.status
 
 
 def run_gate(analysis: Analysis, extra: Iterable[Violation] = ()) -> GateResult:

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 from xml.etree.ElementTree import Element
 
+from missions.frontier import frontier
 from missions.gate import GateResult
 from missions.history import HistoryEvent, mission_history
 from missions.lean.lexer import CHAR, DOC, HASH, IDENT, MODDOC, NUMBER, STRING, lex
@@ -860,6 +861,27 @@ def mission_page(
     return _document(f"{entry['title']} · missions", body, crumbs, footer)
 
 
+def _frontier_section(analysis: Analysis) -> str:
+    """What can be worked on now (``missions next``): open targets with proved dependencies."""
+    items = frontier(analysis)
+    if not items:
+        return "<p>Nothing is on the frontier: every open target waits on a dependency.</p>"
+    rows = "".join(
+        f'<tr><td><a href="{esc(page_name(i.mission))}#target-{esc(i.target)}">'
+        f"{esc(i.mission)} / {esc(i.target)}</a></td>"
+        f"<td>{_chip(i.status, _status_cls(i.status))}</td>"
+        f"<td><code>{esc(i.file)}:{esc(i.line)}</code></td>"
+        f"<td>{esc(i.reasons[0] if i.reasons else '-')}</td></tr>"
+        for i in items
+    )
+    return (
+        f"<p>{len(items)} target(s) can be worked on now (<code>missions next</code>).</p>"
+        "<table><thead><tr><th scope='col'>Target</th><th scope='col'>Status</th>"
+        "<th scope='col'>Where</th><th scope='col'>Why open</th></tr></thead>"
+        f"<tbody>{rows}</tbody></table>"
+    )
+
+
 def index_page(data: dict[str, Any], analysis: Analysis, footer: str) -> str:
     summary = data["summary"]
     cards: list[str] = []
@@ -914,6 +936,8 @@ def index_page(data: dict[str, Any], analysis: Analysis, footer: str) -> str:
             f'<ul class="legend" aria-label="Status colours">{legend}</ul>',
             '<h2 id="missions">Missions</h2>',
             f'<ul class="cards">{"".join(cards)}</ul>',
+            '<h2 id="frontier">Frontier</h2>',
+            _frontier_section(analysis),
             '<h2 id="gate">Gate</h2>',
             gate_html,
         ]

@@ -1,15 +1,19 @@
-"""JUnit XML for any CI system: one test case per target and one per gate rule.
+"""JUnit XML for any CI system: a test case per target, per Comparator run and per gate rule.
 
 Target cases fail when the gate reports a violation against that target; open targets
 pass (being unproved is not a regression) and say their status in ``system-out``; external
-targets are skipped. Rule cases fail with every violation of that rule. The element order
-follows the common JUnit schema (skipped, failure, system-out).
+targets are skipped. The ``comparator`` suite has a case per mission: it fails with the
+mission's ``comparator`` violations, is skipped when the mission claims nothing proved or
+when no Comparator results were given, and passes with Comparator's verdict otherwise. Rule
+cases fail with every violation of that rule. The element order follows the common JUnit
+schema (skipped, failure, system-out).
 """
 
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
+from missions.comparator import ComparatorResult, plan_mission
 from missions.gate import RULES, GateResult
 from missions.status import Analysis, Violation
 
@@ -45,7 +49,35 @@ def _count(suite: ET.Element) -> None:
     suite.set("skipped", str(sum(1 for c in cases if c.find("skipped") is not None)))
 
 
-def junit_xml(analysis: Analysis, gate: GateResult) -> str:
+def _comparator_suite(
+    root: ET.Element,
+    analysis: Analysis,
+    gate: GateResult,
+    results: dict[str, ComparatorResult] | None,
+) -> None:
+    suite = _suite(root, "comparator")
+    for mission in analysis.missions:
+        config = plan_mission(analysis, mission).config
+        mine = [v for v in gate.violations if v.rule == "comparator" and v.mission == mission.id]
+        if config is None:
+            _case(suite, "comparator", mission.id, [], skipped="no target is claimed proved")
+        elif results is None:
+            _case(
+                suite, "comparator", mission.id, [],
+                skipped="Comparator results not given (missions check --comparator DIR)",
+            )
+        else:
+            result = results.get(mission.id)
+            out = result.summary if result is not None else None
+            _case(suite, "comparator", mission.id, mine, out)
+    _count(suite)
+
+
+def junit_xml(
+    analysis: Analysis,
+    gate: GateResult,
+    comparator: dict[str, ComparatorResult] | None = None,
+) -> str:
     root = ET.Element("testsuites", name="missions")
     for mission in analysis.missions:
         suite = _suite(root, f"mission {mission.id}")
@@ -58,6 +90,7 @@ def junit_xml(analysis: Analysis, gate: GateResult) -> str:
             skipped = "external target" if status.status == "external" else None
             _case(suite, mission.id, target.id, mine, out, skipped)
         _count(suite)
+    _comparator_suite(root, analysis, gate, comparator)
     rules = _suite(root, "gate rules")
     for rule in RULES:
         _case(rules, "gate", rule, [v for v in gate.violations if v.rule == rule])

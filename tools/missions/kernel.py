@@ -8,6 +8,12 @@ turns it into statuses with evidence ``kernel``: a target is ``proved`` only if 
 theorem whose type is exactly the statement and whose axioms are within the standard three,
 compared by exact name. Where the source scan and the kernel disagree, the kernel wins and
 the disagreement is reported.
+
+Two further checks need the kernel's view and live here: statement fingerprints recorded by
+``sync --lean`` must not move while the statement pin did not (``kernel-fingerprint``), and
+each proof's ``depends_on`` must be the targets whose proofs it actually uses
+(``dependency-mismatch``; the comparison itself, :func:`compare_dependencies`, takes any
+"used" set, so a source-level reachability can feed it too).
 """
 
 from __future__ import annotations
@@ -15,17 +21,19 @@ from __future__ import annotations
 import json
 import subprocess
 import tempfile
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from missions.catalog import KernelFingerprints, MissionFile
 from missions.errors import InputError
 from missions.lean.lake import build_targets, lake_executable, run_lake
-from missions.status import STANDARD_AXIOMS, Analysis, TargetStatus, Violation
+from missions.status import STANDARD_AXIOMS, Analysis, MissionStatus, TargetStatus, Violation
 
-AUDIT_FORMAT = "missions-audit/1"
+AUDIT_FORMAT = "missions-audit/2"
 AUDIT_BINARY = Path(".lake/build/bin/audit")
 
 
@@ -45,12 +53,15 @@ class AuditDecl(BaseModel):
     partial: bool = False
     statement: str | None = None
     type_is_statement: bool | None = None
+    closure_fingerprint: str | None = None
+    definitions: dict[str, str] | None = None
+    uses: list[str] | None = None
 
 
 class AuditReport(BaseModel):
     model_config = ConfigDict(extra="allow")
 
-    format: Literal["missions-audit/1"]
+    format: Literal["missions-audit/2"]
     lean_version: str
     lean_githash: str | None = None
     modules: list[str]
@@ -86,7 +97,11 @@ def build_request(analysis: Analysis) -> dict[str, object]:
                 declarations.append({"name": target.statement, "statement": None})
             if target.proof:
                 declarations.append({"name": target.proof, "statement": target.statement})
-    return {"modules": modules, "declarations": declarations}
+    return {
+        "modules": modules,
+        "declarations": declarations,
+        "workspace": list(analysis.workspace.libraries),
+    }
 
 
 def non_standard_axioms(axioms: list[str]) -> list[str]:
@@ -165,6 +180,188 @@ def apply_kernel(analysis: Analysis, report: AuditReport) -> list[Violation]:
             status.evidence = "kernel"
             status.reasons = [*verdict.reasons, *notes]
     return violations
+
+
+def recorded_fingerprints(
+    decl: AuditDecl, report: AuditReport, statement_pin: str | None, mathlib: str | None
+) -> dict[str, object] | None:
+    """What ``sync --lean`` records for a statement (``None`` if it is not a statement)."""
+    if not decl.exists or decl.value_fingerprint is None or decl.closure_fingerprint is None:
+        return None
+    return {
+        "statement_pin": statement_pin,
+        "lean": report.lean_version,
+        "mathlib": mathlib,
+        "value": decl.value_fingerprint,
+        "closure": decl.closure_fingerprint,
+        "definitions": dict(sorted((decl.definitions or {}).items())),
+    }
+
+
+def fingerprints_by_target(
+    mission: MissionStatus, report: AuditReport, mathlib: str | None
+) -> dict[str, dict[str, object]]:
+    """Fresh fingerprints for every target of a mission whose statement the kernel has."""
+    found: dict[str, dict[str, object]] = {}
+    for status in mission.targets:
+        statement = status.target.statement
+        decl = report.get(statement) if statement else None
+        if decl is None:
+            continue
+        fresh = recorded_fingerprints(decl, report, mission.pin.digest, mathlib)
+        if fresh is not None:
+            found[status.target.id] = fresh
+    return found
+
+
+def fingerprint_moves(recorded: KernelFingerprints, decl: AuditDecl) -> list[str]:
+    """What moved between a recorded and a fresh statement fingerprint, in words."""
+    moved: list[str] = []
+    if decl.value_fingerprint != recorded.value:
+        moved.append("its value")
+    now = decl.definitions or {}
+    before = recorded.definitions
+    changed = sorted(n for n in set(now) & set(before) if now[n] != before[n])
+    added = sorted(set(now) - set(recorded.definitions))
+    removed = sorted(set(recorded.definitions) - set(now))
+    if changed:
+        moved.append("workspace definitions " + ", ".join(changed))
+    if added:
+        moved.append("newly reached " + ", ".join(added))
+    if removed:
+        moved.append("no longer reached " + ", ".join(removed))
+    if decl.closure_fingerprint != recorded.closure and not moved:
+        moved.append("its closure outside the workspace (Mathlib or Lean core)")
+    return moved
+
+
+def fingerprint_violations(
+    analysis: Analysis, report: AuditReport, mathlib: str | None
+) -> list[Violation]:
+    """``kernel-fingerprint``: a recorded fingerprint moved while the statement pin did not.
+
+    A record taken at another statement pin is stale, not a violation: the source moved and
+    ``statement-pin`` speaks for that; ``sync --lean`` records the new meaning.
+    """
+    violations: list[Violation] = []
+    for mission in analysis.missions:
+        yaml_path = str(mission.file.path.relative_to(analysis.root))
+        for status in mission.targets:
+            target = status.target
+            recorded = target.fingerprints
+            decl = report.get(target.statement) if target.statement else None
+            if recorded is None or decl is None or not decl.exists:
+                continue
+            if recorded.statement_pin is None or recorded.statement_pin != mission.pin.digest:
+                status.reasons.append(
+                    "kernel fingerprints were recorded at another statement pin; "
+                    "`missions sync --lean` records the current ones"
+                )
+                continue
+            moved = fingerprint_moves(recorded, decl)
+            if not moved:
+                continue
+            then = f"Lean {recorded.lean}, Mathlib {(recorded.mathlib or '?')[:12]}"
+            now = f"Lean {report.lean_version}, Mathlib {(mathlib or '?')[:12]}"
+            violations.append(
+                Violation(
+                    "kernel-fingerprint",
+                    f"what {target.statement} means to the kernel moved while its statement "
+                    f"pin did not: {'; '.join(moved)} (recorded with {then}, now {now}); "
+                    "review the change, then record it with `missions sync --lean`",
+                    yaml_path,
+                    mission.file.target_line(target.id, "fingerprints"),
+                    mission.id,
+                    target.id,
+                )
+            )
+    return violations
+
+
+@dataclass(frozen=True)
+class DependencyMismatch:
+    """``depends_on`` against what a proof uses: both directions, sorted."""
+
+    declared_unused: list[str]
+    used_undeclared: list[str]
+
+    @property
+    def ok(self) -> bool:
+        return not self.declared_unused and not self.used_undeclared
+
+
+def compare_dependencies(
+    declared: Iterable[str], used: Iterable[str], external: Iterable[str] = ()
+) -> DependencyMismatch:
+    """Compare declared dependencies with used ones (target ids of one mission).
+
+    External targets cannot be used by a workspace proof, so declaring one is never "unused".
+    The ``used`` set may come from the kernel (exact) or from a source-level reachability
+    (an over-approximation: then only ``used_undeclared`` is a safe finding to warn about).
+    """
+    declared_set, used_set, external_set = set(declared), set(used), set(external)
+    return DependencyMismatch(
+        declared_unused=sorted(declared_set - used_set - external_set),
+        used_undeclared=sorted(used_set - declared_set),
+    )
+
+
+def used_targets(mission_file: MissionFile, target_id: str, uses: Iterable[str]) -> list[str]:
+    """Ids of the mission's other targets whose proof is among ``uses`` (constant names)."""
+    proofs = {
+        t.proof: t.id for t in mission_file.mission.targets if t.proof and t.id != target_id
+    }
+    return sorted({proofs[name] for name in uses if name in proofs})
+
+
+def dependency_violations(analysis: Analysis, report: AuditReport) -> list[Violation]:
+    """``dependency-mismatch``: ``depends_on`` is not what the proof uses.
+
+    For a proof the kernel calls proved, both directions count. For an unfinished proof only
+    a used but undeclared target counts: what it will use is not known yet. Call after
+    :func:`apply_kernel` (it reads the kernel's statuses).
+    """
+    violations: list[Violation] = []
+    for mission in analysis.missions:
+        info = mission.file.mission
+        external = [t.id for t in info.targets if t.kind == "external"]
+        yaml_path = str(mission.file.path.relative_to(analysis.root))
+        for status in mission.targets:
+            target = status.target
+            decl = report.get(target.proof) if target.proof else None
+            if decl is None or not decl.exists or decl.uses is None:
+                continue
+            used = used_targets(mission.file, target.id, decl.uses)
+            result = compare_dependencies(target.depends_on, used, external)
+            finished = status.evidence == "kernel" and status.status == "proved"
+            if result.used_undeclared or (finished and result.declared_unused):
+                declared = ", ".join(target.depends_on) or "nothing"
+                uses_text = ", ".join(used) or "no other target"
+                problems = []
+                if finished and result.declared_unused:
+                    problems.append(f"declared but unused: {', '.join(result.declared_unused)}")
+                if result.used_undeclared:
+                    problems.append(f"used but undeclared: {', '.join(result.used_undeclared)}")
+                violations.append(
+                    Violation(
+                        "dependency-mismatch",
+                        f"depends_on declares [{declared}]; the proof {target.proof} uses "
+                        f"[{uses_text}] ({'; '.join(problems)})",
+                        yaml_path,
+                        mission.file.target_line(target.id, "depends_on"),
+                        mission.id,
+                        target.id,
+                    )
+                )
+    return violations
+
+
+def kernel_checks(analysis: Analysis, report: AuditReport, mathlib: str | None) -> list[Violation]:
+    """The gate rules that need the kernel besides the verdicts (after :func:`apply_kernel`)."""
+    return [
+        *fingerprint_violations(analysis, report, mathlib),
+        *dependency_violations(analysis, report),
+    ]
 
 
 def audit_binary(root: Path) -> Path:

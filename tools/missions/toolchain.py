@@ -18,6 +18,39 @@ PINNED_TOOLCHAIN = "leanprover/lean4:v4.30.0"
 PINNED_LEAN_VERSION = "4.30.0"
 PINNED_MATHLIB = "c5ea00351c28e24afc9f0f84379aa41082b1188f"
 MATHLIB_GIT = "https://github.com/leanprover-community/mathlib4.git"
+#: The packages Mathlib itself pins at ``PINNED_MATHLIB`` (its own ``lake-manifest.json``),
+#: which Lake inherits into ours: name -> (url, revision). Sources in docs/sources.md.
+INHERITED_PACKAGES: dict[str, tuple[str, str]] = {
+    "plausible": (
+        "https://github.com/leanprover-community/plausible",
+        "a456461b368b71d2accd95234832cd9c174b5437",
+    ),
+    "LeanSearchClient": (
+        "https://github.com/leanprover-community/LeanSearchClient",
+        "c5d5b8fe6e5158def25cd28eb94e4141ad97c843",
+    ),
+    "importGraph": (
+        "https://github.com/leanprover-community/import-graph",
+        "515cf9d0c00ece5e661f6de4326a53dedc1e8ea1",
+    ),
+    "proofwidgets": (
+        "https://github.com/leanprover-community/ProofWidgets4",
+        "a84b3e2475d5c5ab979567b1ad8aea21b764bcf8",
+    ),
+    "aesop": (
+        "https://github.com/leanprover-community/aesop",
+        "558915ae105bfd8074e22d597613d1961822adc2",
+    ),
+    "Qq": (
+        "https://github.com/leanprover-community/quote4",
+        "a6e6c34c4ef182f83b219a3a5a385f51f44bdc4c",
+    ),
+    "batteries": (
+        "https://github.com/leanprover-community/batteries",
+        "32dc18cde3684679f3c003de608743b57498c56f",
+    ),
+    "Cli": ("https://github.com/leanprover/lean4-cli", "6b907cf12b2e445ccb7c24bc208ef04a1f39e84c"),
+}
 
 _REQUIRE = re.compile(
     r"require\s+«?(?P<name>[A-Za-z_][\w-]*)»?\s+from\s+git\s+\"(?P<url>[^\"]+)\""
@@ -97,28 +130,97 @@ def check_lakefile(root: Path) -> list[PinCheck]:
     return checks
 
 
-def check_manifest(root: Path) -> PinCheck | None:
-    """The Mathlib revision in ``lake-manifest.json``; ``None`` when Lake has not written it."""
+def lakefile_mathlib(root: Path) -> tuple[str, str | None] | None:
+    """(url, revision) of the ``require mathlib from git`` in ``lakefile.lean``, if any."""
+    try:
+        text = (root / "lakefile.lean").read_text(encoding="utf-8")
+    except OSError:
+        return None
+    for match in _REQUIRE.finditer(text):
+        if match.group("name") == "mathlib":
+            return match.group("url"), match.group("rev")
+    return None
+
+
+def check_manifest(root: Path) -> list[PinCheck]:
+    """``lake-manifest.json`` against the lakefile and the pins; ``[]`` when it is absent.
+
+    The manifest is Lake's lock file: whatever it records is what Lake checks out, so every
+    entry must be the pinned one. Mathlib must be the lakefile's revision (and the pinned
+    one); every other package must be one Mathlib itself pins at that revision, with the same
+    URL and revision; nothing else may be there (a path or fork would replace what Mathlib
+    is built against).
+    """
     path = root / "lake-manifest.json"
     if not path.exists():
-        return None
+        return []
+    name = "lake-manifest.json"
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-        packages = data.get("packages", [])
-    except (OSError, ValueError, AttributeError):
-        return PinCheck("lake-manifest.json", 1, False, "not valid JSON")
+        packages = data["packages"]
+        if not isinstance(packages, list):
+            raise TypeError
+    except (OSError, ValueError, KeyError, TypeError):
+        return [PinCheck(name, 1, False, "not a Lake manifest (JSON with a `packages` list)")]
+    text = path.read_text(encoding="utf-8")
+    checks: list[PinCheck] = []
+    seen: set[str] = set()
+    required = lakefile_mathlib(root)
     for package in packages:
-        if isinstance(package, dict) and package.get("name") == "mathlib":
-            rev = package.get("rev")
+        if not isinstance(package, dict):
+            checks.append(PinCheck(name, 1, False, "a package entry is not an object"))
+            continue
+        pkg = str(package.get("name"))
+        rev, url = package.get("rev"), package.get("url")
+        index = text.find(f'"name": {json.dumps(pkg)}')
+        line = _line_of(text, index) if index >= 0 else 1
+        seen.add(pkg)
+        if pkg == "mathlib":
+            problems = []
             if rev != PINNED_MATHLIB:
-                return PinCheck(
-                    "lake-manifest.json",
-                    1,
+                problems.append(f"mathlib at {rev!r}, pinned is {PINNED_MATHLIB}")
+            if required is not None and rev != required[1]:
+                problems.append(f"mathlib at {rev!r}, lakefile.lean requires {required[1]!r}")
+            if required is not None and url != required[0]:
+                problems.append(f"mathlib from {url!r}, lakefile.lean requires {required[0]!r}")
+            if problems:
+                checks.extend(PinCheck(name, line, False, p) for p in problems)
+            else:
+                checks.append(PinCheck(name, line, True, f"mathlib @ {PINNED_MATHLIB[:12]}"))
+            continue
+        pinned = INHERITED_PACKAGES.get(pkg)
+        if pinned is None:
+            checks.append(
+                PinCheck(name, line, False, f"package {pkg!r} is not one Mathlib pins; remove it")
+            )
+        elif (url, rev) != pinned:
+            checks.append(
+                PinCheck(
+                    name,
+                    line,
                     False,
-                    f"mathlib at {rev!r}, pinned is {PINNED_MATHLIB}",
+                    f"{pkg} at {url} @ {rev}, Mathlib {PINNED_MATHLIB[:12]} pins "
+                    f"{pinned[0]} @ {pinned[1]}",
                 )
-            return PinCheck("lake-manifest.json", 1, True, f"mathlib @ {PINNED_MATHLIB[:12]}")
-    return PinCheck("lake-manifest.json", 1, False, "has no mathlib package")
+            )
+    if "mathlib" not in seen:
+        checks.append(PinCheck(name, 1, False, "has no mathlib package"))
+    missing = sorted(set(INHERITED_PACKAGES) - seen)
+    if missing:
+        checks.append(
+            PinCheck(
+                name,
+                1,
+                False,
+                f"lacks {', '.join(missing)} (Mathlib's dependencies): Lake would re-resolve "
+                "and rewrite the manifest",
+            )
+        )
+    elif "mathlib" in seen and all(c.ok for c in checks):
+        checks.append(
+            PinCheck(name, 1, True, f"{len(INHERITED_PACKAGES)} inherited packages as Mathlib pins")
+        )
+    return checks
 
 
 def mathlib_revision(root: Path) -> str:
@@ -134,11 +236,7 @@ def mathlib_revision(root: Path) -> str:
 
 
 def pin_checks(root: Path) -> list[PinCheck]:
-    checks = [check_toolchain_file(root), *check_lakefile(root)]
-    manifest = check_manifest(root)
-    if manifest is not None:
-        checks.append(manifest)
-    return checks
+    return [check_toolchain_file(root), *check_lakefile(root), *check_manifest(root)]
 
 
 @dataclass
@@ -209,17 +307,13 @@ def run_doctor(root: Path) -> Doctor:
             f"lean on PATH is {lean.version}, pinned is {PINNED_LEAN_VERSION}: run lake from the "
             "workspace root so elan picks the pinned toolchain"
         )
+    if not doctor.manifest_present:
+        advice.append(
+            "lake-manifest.json is absent: restore the committed one (`git checkout -- "
+            "lake-manifest.json`); lean-action refuses a project without it, and Lake would "
+            "otherwise resolve Mathlib's dependencies anew"
+        )
     if lake.path is not None:
-        if not doctor.manifest_present:
-            advice.append(
-                "lake-manifest.json is absent: Lake writes it on first resolve; run `lake update "
-                "mathlib` once (it records the pinned revision), then commit the manifest"
-            )
         advice.append("fetch Mathlib's build cache: `lake exe cache get`, then `lake build`")
         advice.append("for kernel evidence: `lake build audit`, then `missions check --lean`")
-    elif not doctor.manifest_present:
-        advice.append(
-            "lake-manifest.json is absent: that is expected until Lake first resolves the "
-            "workspace; it is not written by hand"
-        )
     return doctor
