@@ -53,6 +53,8 @@ class TargetStatus:
     violations: list[Violation] = field(default_factory=list)
     statement_decl: tuple[Module, Decl] | None = None
     proof_decl: tuple[Module, Decl] | None = None
+    #: workspace declarations the proof may reach (the over-approximation), by name
+    reached: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -200,8 +202,9 @@ class _Reach:
             self._implicit = (seen, reasons, searches)
         return self._implicit
 
-    def problems(self, start: tuple[Module, Decl]) -> list[str]:
-        """Reasons why something reachable from ``start`` is not certainly proved."""
+    def problems(self, start: tuple[Module, Decl]) -> tuple[list[str], list[str]]:
+        """Reasons why something reachable from ``start`` is not certainly proved, and the
+        names of every declaration reachable from it."""
         implicit_seen, implicit_reasons, implicit_searches = self._implicit_closure()
         seen = set(implicit_seen)
         module, decl = start
@@ -221,7 +224,12 @@ class _Reach:
                     seen.add(key)
                     rest.append((module_next, decl_next, why))
             reasons += self._walk(rest, seen, decl, [])
-        return reasons
+        names = {
+            d.name
+            for m, d in self.everything()
+            if (m.name, d.start) in seen and not d.name.startswith("<")
+        }
+        return reasons, sorted(names)
 
 
 def _implicit_role(decl: Decl) -> str:
@@ -425,7 +433,8 @@ def target_status(
     elif not pin.matches:
         reasons.append("statement closure changed since it was pinned")
     reasons.extend(context.risks(pmodule))
-    reasons.extend(reach.problems(proof))
+    problems, result.reached = reach.problems(proof)
+    reasons.extend(problems)
     result.reasons = list(dict.fromkeys(reasons))
     if not result.reasons:
         result.status = "proved"
