@@ -14,6 +14,8 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from missions.lean.lakefile import unsafe_settings
+
 PINNED_TOOLCHAIN = "leanprover/lean4:v4.30.0"
 PINNED_LEAN_VERSION = "4.30.0"
 PINNED_MATHLIB = "c5ea00351c28e24afc9f0f84379aa41082b1188f"
@@ -58,10 +60,6 @@ _REQUIRE = re.compile(
 )
 _LAKE_LEAN = re.compile(r"Lean version (\d+\.\d+\.\d+(?:-[0-9A-Za-z.]+)?)")
 _VERSION = re.compile(r"(\d+\.\d+\.\d+(?:-[0-9A-Za-z.]+)?)")
-#: Build settings that can switch off kernel checking or link foreign code behind it.
-_UNSAFE_BUILD = re.compile(
-    r"debug\.[A-Za-z.]+|-D\s*debug|extern_lib|moreLinkArgs|precompileModules"
-)
 
 
 @dataclass
@@ -118,15 +116,8 @@ def check_lakefile(root: Path) -> list[PinCheck]:
             checks.append(PinCheck("lakefile.lean", line, True, f"mathlib @ {PINNED_MATHLIB[:12]}"))
     if not found:
         checks.append(PinCheck("lakefile.lean", 1, False, "does not require mathlib from git"))
-    for match in _UNSAFE_BUILD.finditer(text):
-        checks.append(
-            PinCheck(
-                "lakefile.lean",
-                _line_of(text, match.start()),
-                False,
-                f"`{match.group()}` changes how Lean checks or links the workspace",
-            )
-        )
+    for setting in unsafe_settings(root, links=True):
+        checks.append(PinCheck(setting.file, setting.line, False, setting.message))
     return checks
 
 

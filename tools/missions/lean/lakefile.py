@@ -17,6 +17,9 @@ from missions.lean.scan import UNSAFE_OPTION_PREFIXES, option_is_unsafe
 
 _TOML_COMMENT = re.compile(r"#[^\n]*")
 _UNSAFE_WORD = re.compile(r"(?:debug|bootstrap)\s*[\.»]")
+#: Settings that link foreign code or load compiled workspace code into Lean.
+FOREIGN_CODE_SETTINGS = ("extern_lib", "moreLinkArgs", "precompileModules")
+_FOREIGN_WORD = re.compile("|".join(FOREIGN_CODE_SETTINGS))
 
 
 @dataclass(frozen=True)
@@ -24,13 +27,16 @@ class UnsafeSetting:
     file: str
     line: int
     message: str
+    #: ``option`` (switches off checking: no target is proved) or ``link`` (foreign code)
+    kind: str = "option"
 
     def reason(self) -> str:
         return f"{self.file}:{self.line}: {self.message}"
 
 
-def unsafe_settings(root: Path) -> list[UnsafeSetting]:
-    """Every option in ``lakefile.lean``/``lakefile.toml`` that weakens checking."""
+def unsafe_settings(root: Path, *, links: bool = False) -> list[UnsafeSetting]:
+    """Every option in ``lakefile.lean``/``lakefile.toml`` that weakens checking; with
+    ``links``, also every setting that links foreign code (comments never count)."""
     found: list[UnsafeSetting] = []
     lean = root / "lakefile.lean"
     try:
@@ -52,6 +58,15 @@ def unsafe_settings(root: Path) -> list[UnsafeSetting]:
                         f"build option `{value}` switches off what Lean checks",
                     )
                 )
+            elif links and kind == IDENT and value in FOREIGN_CODE_SETTINGS:
+                found.append(
+                    UnsafeSetting(
+                        "lakefile.lean",
+                        source.line(offset),
+                        f"`{value}` links foreign or precompiled code into the build",
+                        "link",
+                    )
+                )
     toml = root / "lakefile.toml"
     try:
         text = toml.read_text(encoding="utf-8")
@@ -66,6 +81,15 @@ def unsafe_settings(root: Path) -> list[UnsafeSetting]:
                         "lakefile.toml",
                         number,
                         f"build option `{line.strip()}` switches off what Lean checks",
+                    )
+                )
+            elif links and _FOREIGN_WORD.search(code):
+                found.append(
+                    UnsafeSetting(
+                        "lakefile.toml",
+                        number,
+                        f"`{line.strip()}` links foreign or precompiled code into the build",
+                        "link",
                     )
                 )
     return found
