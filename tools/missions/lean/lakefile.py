@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from missions.lean.lexer import IDENT, STRING, lex
-from missions.lean.scan import UNSAFE_OPTION_PREFIXES, option_is_unsafe
+from missions.lean.scan import option_is_unsafe
+from missions.lean.vocabulary import UNSAFE_OPTION_PREFIXES
 
 _TOML_COMMENT = re.compile(r"#[^\n]*")
 _UNSAFE_WORD = re.compile(r"(?:debug|bootstrap)\s*[\.»]")

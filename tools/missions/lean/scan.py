@@ -30,13 +30,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from missions.lean.lexer import (
-    CHAR,
     DOC,
     HASH,
     IDENT,
     KIND_NAMES,
     MODDOC,
-    NUMBER,
     STRING,
     SYMBOL,
     Source,
@@ -45,351 +43,32 @@ from missions.lean.lexer import (
     ident_parts,
     lex,
 )
-
-DECL_KEYWORDS = frozenset(
-    {
-        "theorem",
-        "lemma",
-        "def",
-        "abbrev",
-        "instance",
-        "structure",
-        "class",
-        "inductive",
-        "coinductive",
-        "axiom",
-        "opaque",
-        "example",
-        "irreducible_def",
-    }
+from missions.lean.vocabulary import (
+    AUTOMATION_ATTRIBUTES,
+    AUTOMATION_COMMANDS,
+    CLOSE_BRACKETS,
+    CODE_EXTENSION_COMMANDS,
+    COMMAND_KEYWORDS,
+    CONTINUATION_WORDS,
+    DECL_KEYWORDS,
+    ENV_COMMANDS,
+    ENV_HASH_COMMANDS,
+    FORBIDDEN_ATTRIBUTES,
+    GENERATED_SUFFIXES,
+    GENERATING_KEYWORDS,
+    INERT_ATTRIBUTES,
+    INERT_COMMANDS,
+    INERT_HASH_COMMANDS,
+    INLINE_CODE,
+    MODIFIERS,
+    NATIVE_IDENTS,
+    NOTATION_COMMANDS,
+    OPEN_BRACKETS,
+    SEARCH_TACTICS,
+    SOFT_COMMANDS,
+    SORRY_IDENTS,
+    UNSAFE_OPTION_PREFIXES,
 )
-#: Declarations whose body generates names (fields, constructors, projections).
-GENERATING_KEYWORDS = frozenset({"structure", "class", "inductive", "coinductive"})
-MODIFIERS = frozenset(
-    {
-        "private",
-        "protected",
-        "public",
-        "meta",
-        "noncomputable",
-        "unsafe",
-        "partial",
-        "nonrec",
-        "local",
-        "scoped",
-    }
-)
-NOTATION_COMMANDS = frozenset(
-    {"notation", "notation3", "infix", "infixl", "infixr", "prefix", "postfix"}
-)
-#: Commands that extend the parser or elaborator with code the scanner cannot follow.
-CODE_EXTENSION_COMMANDS = frozenset(
-    {
-        "macro",
-        "macro_rules",
-        "syntax",
-        "elab",
-        "elab_rules",
-        "declare_syntax_cat",
-        "simproc",
-        "simproc_decl",
-        "dsimproc",
-        "dsimproc_decl",
-        "binder_predicate",
-        "declare_simp_like_tactic",
-        "register_simp_attr",
-        "register_label_attr",
-        "register_option",
-        "register_builtin_option",
-        "declare_config_elab",
-        "declare_command_config_elab",
-        "syntax_cat",
-    }
-)
-#: Commands that run arbitrary code against the environment.
-ENV_COMMANDS = frozenset({"run_cmd", "run_elab", "run_meta", "initialize", "builtin_initialize"})
-#: Commands that make declarations usable by automation without naming them in a proof.
-AUTOMATION_COMMANDS = frozenset(
-    {
-        "attribute",
-        "add_aesop_rules",
-        "erase_aesop_rules",
-        "declare_aesop_rule_sets",
-        "grind_pattern",
-        "init_grind_norm",
-        "unif_hint",
-        "initialize_simps_projections",
-        "mk_iff_of_inductive_prop",
-        "gen_injective_theorems%",
-    }
-)
-#: Commands that change scopes and name resolution (tracked precisely).
-SCOPE_COMMANDS = frozenset(
-    {
-        "namespace",
-        "section",
-        "end",
-        "mutual",
-        "universe",
-        "variable",
-        "include",
-        "omit",
-        "open",
-        "export",
-        "set_option",
-        "unset_option",
-    }
-)
-#: Commands known to affect nothing a proof can use.
-INERT_COMMANDS = frozenset(
-    {
-        "add_decl_doc",
-        "library_note",
-        "assert_not_exists",
-        "assert_not_imported",
-        "suppress_compilation",
-        "unseal",
-        "seal",
-        "compile_inductive",
-        "compile_def",
-        "proof_wanted",
-        "recall",
-        "with_weak_namespace",
-        "count_heartbeats",
-        "deriving",
-        "alias",
-        "import",
-    }
-)
-#: Keywords that may also appear inside terms and tactic blocks (``open Foo in``,
-#: ``set_option x y in``): inside a declaration they start a command only at column 0, and
-#: even then only uncertainly.
-SOFT_COMMANDS = frozenset({"open", "set_option"})
-COMMAND_KEYWORDS = (
-    DECL_KEYWORDS
-    | MODIFIERS
-    | NOTATION_COMMANDS
-    | CODE_EXTENSION_COMMANDS
-    | ENV_COMMANDS
-    | AUTOMATION_COMMANDS
-    | SCOPE_COMMANDS
-    | INERT_COMMANDS
-)
-#: Words that may legitimately start a line at column 0 inside a declaration.
-CONTINUATION_WORDS = frozenset(
-    {
-        "where",
-        "deriving",
-        "termination_by",
-        "decreasing_by",
-        "extends",
-        "with",
-        "fun",
-        "by",
-        "calc",
-        "have",
-        "show",
-        "from",
-        "at",
-        "then",
-        "else",
-        "do",
-        "let",
-        "match",
-        "if",
-        "in",
-        "using",
-        "for",
-    }
-)
-#: Hash commands that only print or check: they change nothing a proof can use.
-INERT_HASH_COMMANDS = frozenset(
-    {
-        "#check",
-        "#check_failure",
-        "#print",
-        "#reduce",
-        "#synth",
-        "#guard_msgs",
-        "#help",
-        "#lint",
-        "#list_linters",
-        "#where",
-        "#version",
-        "#find",
-        "#simp",
-        "#norm_num",
-        "#conv",
-        "#whnf",
-        "#adaptation_note",
-        "#align",
-        "#align_import",
-        "#noalign",
-        "#explode",
-        "#min_imports",
-        "#find_home",
-        "#instances",
-        "#check_tactic",
-        "#check_simp",
-        "#guard_expr",
-        "#guard",
-        "#count_heartbeats",
-        "#time",
-        "#show_unused",
-        "#long_names",
-        "#kernel_reduce",
-    }
-)
-ENV_HASH_COMMANDS = frozenset({"#eval", "#eval!", "#exec", "#run_cmd", "#exit!"})
-
-SORRY_IDENTS = frozenset({"sorry", "admit", "sorryAx", "_root_.sorryAx"})
-NATIVE_IDENTS = frozenset(
-    {
-        "native_decide",
-        "bv_decide",
-        "bv_check",
-        "bv_omega",
-        "ofReduceBool",
-        "Lean.ofReduceBool",
-        "ofReduceNat",
-        "Lean.ofReduceNat",
-        "trustCompiler",
-        "Lean.trustCompiler",
-        "reduceBool",
-        "Lean.reduceBool",
-        "reduceNat",
-        "Lean.reduceNat",
-    }
-)
-#: Tactics that search the whole environment for a lemma: what they find is not in the text.
-SEARCH_TACTICS = frozenset(
-    {
-        "exact?",
-        "apply?",
-        "rw?",
-        "hint",
-        "observe",
-        "observe?",
-        "library_search",
-        "rw_search",
-        "hammer",
-        "suggest",
-    }
-)
-#: Tactics and terms that run metaprogram code written inline.
-INLINE_CODE = frozenset({"run_tac", "by_elab", "run_elab", "run_meta", "run_cmd"})
-
-#: Attributes that only affect reduction, compilation hints, printing or documentation.
-INERT_ATTRIBUTES = frozenset(
-    {
-        "reducible",
-        "irreducible",
-        "semireducible",
-        "instance_reducible",
-        "implicit_reducible",
-        "inline",
-        "noinline",
-        "always_inline",
-        "macro_inline",
-        "specialize",
-        "nospecialize",
-        "deprecated",
-        "inherit_doc",
-        "pp_nodot",
-        "pp_dot",
-        "pp_with_univ",
-        "pp_using_anonymous_constructor",
-        "nolint",
-        "match_pattern",
-        "elab_as_elim",
-        "elab_without_expected_type",
-        "expose",
-        "export",
-        "stacks",
-        "kerodon",
-        "simps_projections",
-        "method_specs",
-        "no_expose",
-        "suggest_for",
-    }
-)
-#: Attributes that hand a declaration to automation (simp sets, instances, rule sets, name
-#: generators). They run no code of the workspace's: the declaration becomes usable without
-#: being named, so it is reachable from every proof that imports it.
-AUTOMATION_ATTRIBUTES = frozenset(
-    {
-        "simp",
-        "norm_cast",
-        "push_cast",
-        "move_cast",
-        "ext",
-        "instance",
-        "default_instance",
-        "class",
-        "coe",
-        "aesop",
-        "gcongr",
-        "mono",
-        "continuity",
-        "measurability",
-        "fun_prop",
-        "bound",
-        "refl",
-        "symm",
-        "trans",
-        "congr",
-        "induction_eliminator",
-        "cases_eliminator",
-        "nontriviality",
-        "field_simps",
-        "mfld_simps",
-        "integral_simps",
-        "parity_simps",
-        "zify_simps",
-        "qify_simps",
-        "rify_simps",
-        "push_neg",
-        "functor_norm",
-        "monad_norm",
-        "enat_to_nat_coe",
-        "pnat_to_nat_coe",
-        "ghost_simps",
-        "sym_simps",
-        "seval",
-        "grind",
-        "grind_norm",
-        "wf_preprocess",
-        "to_additive",
-        "to_dual",
-        "simps",
-        "reassoc",
-        "elementwise",
-        "higher_order",
-        "mk_iff",
-        "notation_class",
-        "computed_field",
-        "unbox",
-        "positivity_rules",
-        "inherit_doc",
-        "csimp_rules",
-    }
-)
-#: Attributes that make compiled code disagree with the kernel, or run code at import time.
-FORBIDDEN_ATTRIBUTES = {
-    "implemented_by": "`implemented_by` replaces compiled code behind the kernel's back",
-    "extern": "`extern` binds a declaration to foreign code",
-    "csimp": "`csimp` replaces compiled implementations",
-    "init": "`@[init]` runs code whenever the module is imported",
-    "builtin_init": "`@[builtin_init]` runs code whenever the module is imported",
-}
-#: Options that switch off kernel checking or replace proofs by ``sorry``, by prefix.
-UNSAFE_OPTION_PREFIXES = ("debug.", "bootstrap.")
-
-OPEN_BRACKETS = {"(": ")", "[": "]", "{": "}", "⟨": "⟩", "⦃": "⦄", "@[": "]", "%[": "]"}
-CLOSE_BRACKETS = frozenset({")", "]", "}", "⟩", "⦄"})
-
-#: Field projections, constructors and recursors every structure or inductive generates.
-GENERATED_SUFFIXES = ("mk", "rec", "recOn", "casesOn", "noConfusion", "ext", "ext_iff")
 
 
 @dataclass
@@ -514,17 +193,13 @@ class _Scope:
 
 def token_digest(tokens: list[Token], exit_cut: bool) -> str:
     """sha256 of the token stream with comments and layout removed (what a pin hashes)."""
-    h = hashlib.sha256()
-    for kind, text, _ in tokens:
-        if kind in (DOC, MODDOC):
-            continue
-        h.update(KIND_NAMES[kind].encode())
-        h.update(b"\x1f")
-        h.update(text.encode())
-        h.update(b"\x1e")
+    names = KIND_NAMES
+    stream = "".join(
+        f"{names[kind]}\x1f{text}\x1e" for kind, text, _ in tokens if kind != DOC and kind != MODDOC
+    )
     if exit_cut:
-        h.update(b"#exit")
-    return h.hexdigest()
+        stream += "#exit"
+    return hashlib.sha256(stream.encode()).hexdigest()
 
 
 def option_is_unsafe(name: str) -> bool:
@@ -542,21 +217,47 @@ def _hole_delta(text: str) -> int:
     return delta
 
 
+#: What an identifier can be to the one-pass scan, looked up once per identifier.
+_SORRY, _NATIVE, _SEARCH, _ENV, _OPTION, _OPEN, _IMPORT, _STOP, _NATIVE_WORD = range(9)
+_SPECIAL: dict[str, int] = {
+    **{word: _NATIVE for word in NATIVE_IDENTS},
+    **{word: _SEARCH for word in SEARCH_TACTICS},
+    **{word: _ENV for word in ENV_COMMANDS | INLINE_CODE},
+    **{word: _SORRY for word in SORRY_IDENTS},
+    "set_option": _OPTION,
+    "open": _OPEN,
+    "export": _OPEN,
+    "import": _IMPORT,
+    "stop": _STOP,
+    "native": _NATIVE_WORD,
+}
+#: Tokens after which ``stop`` is the tactic (``repeat sorry``), not a name.
+_TACTIC_POSITION = frozenset({"by", ";", "<;>", "·", ".", "(", "=>", "then", "else"})
+#: What may sit between a command's docs, attributes and modifiers and its keyword.
+_PREFIX_WORDS = MODIFIERS
+
+
 class _FileScanner:
+    """One file: a forward pass splits commands and indexes what matters, then each command
+    is read from those indexes (never by re-walking every token)."""
+
     def __init__(self, source: Source) -> None:
         self.src = source
         self.tokens = source.tokens
         self.result = FileScan()
         self.scopes: list[_Scope] = [_Scope("root", [])]
         self.pending_opens: list[str] = []
+        #: token indices, ascending
         self.sorry_at: list[int] = []
         self.native_at: list[int] = []
         self.search_at: list[int] = []
-        self._line_of: list[int] = []
+        self.ident_at: list[int] = []
+        self.open_at: list[int] = []
+        self._leads: dict[int, bool] = {}
 
     # ----------------------------------------------------------------- helpers
     def line(self, index: int) -> int:
-        return self._line_of[index]
+        return self.src.line(self.tokens[index][2])
 
     def namespace(self) -> str:
         return ".".join(p for s in self.scopes if s.kind == "namespace" for p in s.parts)
@@ -581,15 +282,7 @@ class _FileScanner:
     def run(self) -> FileScan:
         tokens = self.tokens
         src = self.src
-        self._line_of = [src.line(offset) for _, _, offset in tokens]
         start = self._header()
-        self.sorry_at = [i for i in range(start, len(tokens)) if self._is_sorry(i)]
-        self.native_at = [i for i in range(start, len(tokens)) if self._is_native(i)]
-        self.search_at = [
-            i for i in range(start, len(tokens)) if tokens[i][0] == IDENT and tokens[i][1]
-            in SEARCH_TACTICS
-        ]
-        self._file_wide(start)
         segments = self._split(start)
         # tokens after an uncertain boundary also belong to the command before it
         tails = [end for _, end, _ in segments]
@@ -598,21 +291,22 @@ class _FileScanner:
                 tails[k] = tails[k + 1]
         for (begin, end, _), tail in zip(segments, tails, strict=True):
             self._command(begin, end, tail)
-        self.result.opens = list(dict.fromkeys(self.result.opens))
-        self.result.sorry_lines = sorted({self.line(i) for i in self.sorry_at})
+        result = self.result
+        result.opens = list(dict.fromkeys(result.opens))
+        result.sorry_lines = sorted({self.line(i) for i in self.sorry_at})
         if src.exit_offset is not None:
-            self.result.exit_line = src.line(src.exit_offset)
+            result.exit_line = src.line(src.exit_offset)
         if src.error is not None:
-            self.result.error = (src.line(src.error.offset), src.error.message)
-        self.result.digest = token_digest(tokens, src.exit_offset is not None)
-        return self.result
+            result.error = (src.line(src.error.offset), src.error.message)
+        result.digest = token_digest(tokens, src.exit_offset is not None)
+        return result
 
     def _header(self) -> int:
         """Parse ``module? prelude? (public? meta? import all? Name)*``; return where it ends."""
         tokens = self.tokens
         n = len(tokens)
         i = 0
-        if i < n and tokens[i] [:2] == (IDENT, "module"):
+        if i < n and tokens[i][:2] == (IDENT, "module"):
             i += 1
         if i < n and tokens[i][:2] == (IDENT, "prelude"):
             self._finding(i, "prelude", "`prelude` replaces Lean's core library")
@@ -634,36 +328,181 @@ class _FileScanner:
             i = j + 1
         return i
 
-    def _file_wide(self, start: int) -> None:
-        """What holds anywhere in the file, whatever the command structure turns out to be."""
+    def _special(self, j: int, code: int) -> None:
+        """Record an identifier the one-pass scan flagged (sorry, option, search, ...)."""
         tokens = self.tokens
-        result = self.result
-        natives = set(self.native_at)
-        for j in range(start, len(tokens)):
-            kind, text, _ = tokens[j]
-            if kind == HASH:
-                if text in ENV_HASH_COMMANDS:
-                    self._finding(j, "env", f"`{text}` runs code that can modify the environment")
-                elif text not in INERT_HASH_COMMANDS and text != "#exit":
-                    result.unknown.append((self.line(j), text))
-                continue
-            if kind != IDENT:
-                continue
-            if text == "set_option" and j + 1 < len(tokens) and tokens[j + 1][0] == IDENT:
-                if option_is_unsafe(tokens[j + 1][1]):
-                    name = ident_name(tokens[j + 1][1])
-                    self._finding(j, "debug", f"`set_option {name}` weakens checking")
-            elif text in ENV_COMMANDS or text in INLINE_CODE:
-                self._finding(j, "env", f"`{text}` runs code that can modify the environment")
-            elif j in natives:
-                self._finding(j, "native", f"`{text}` trusts compiled code (adds an axiom)")
-            elif text == "import":
-                self._finding(
-                    j, "import", "`import` after the header: Lean rejects this file"
-                )
-                if j + 1 < len(tokens) and tokens[j + 1][0] == IDENT:
-                    result.imports.append((ident_name(tokens[j + 1][1]), self.line(j + 1)))
+        text = tokens[j][1]
+        if code == _SORRY:
+            self.sorry_at.append(j)
+        elif code == _STOP:
+            # the `stop` tactic is `repeat sorry`; only in tactic position
+            if j > 0:
+                _, prev_text, prev_offset = tokens[j - 1]
+                newline = self.src.text.find("\n", prev_offset, tokens[j][2]) >= 0
+                if prev_text in _TACTIC_POSITION or newline:
+                    self.sorry_at.append(j)
+        elif code == _NATIVE or (
+            code == _NATIVE_WORD
+            and (
+                (j > 0 and tokens[j - 1][1] in ("+", "+native"))
+                or (j + 1 < len(tokens) and tokens[j + 1][1] == ":=")
+            )
+        ):
+            self.native_at.append(j)
+            self._finding(j, "native", f"`{text}` trusts compiled code (adds an axiom)")
+        elif code == _SEARCH:
+            self.search_at.append(j)
+        elif code == _ENV:
+            self._finding(j, "env", f"`{text}` runs code that can modify the environment")
+        elif code == _OPTION:
+            following = tokens[j + 1] if j + 1 < len(tokens) else (0, "", 0)
+            if following[0] == IDENT and option_is_unsafe(following[1]):
+                name = ident_name(following[1])
+                self._finding(j, "debug", f"`set_option {name}` weakens checking")
+        elif code == _OPEN:
+            self.open_at.append(j)
+        elif code == _IMPORT:
+            self._finding(j, "import", "`import` after the header: Lean rejects this file")
+            if j + 1 < len(tokens) and tokens[j + 1][0] == IDENT:
+                self.result.imports.append((ident_name(tokens[j + 1][1]), self.line(j + 1)))
 
+    def _hash(self, j: int, text: str) -> None:
+        if text in ENV_HASH_COMMANDS:
+            self._finding(j, "env", f"`{text}` runs code that can modify the environment")
+        elif text not in INERT_HASH_COMMANDS and text != "#exit":
+            self.result.unknown.append((self.line(j), text))
+
+    def _leads_to_command(self, i: int) -> bool:
+        """Do the docs, attributes and modifiers from token ``i`` on end in a keyword that
+        starts a command? Memoized over the whole run, so a long run of doc comments is
+        walked once, not once per comment."""
+        leads = self._leads
+        if i in leads:
+            return leads[i]
+        tokens = self.tokens
+        n = len(tokens)
+        visited: list[int] = []
+        j = i
+        answer = False
+        while j < n:
+            if j in leads:
+                answer = leads[j]
+                break
+            kind, text, _ = tokens[j]
+            if kind == DOC or (kind == IDENT and text in _PREFIX_WORDS):
+                visited.append(j)
+                j += 1
+            elif kind == SYMBOL and text == "@[":
+                visited.append(j)
+                j = self._skip_group(j, n)
+            else:
+                answer = kind == IDENT and text in COMMAND_KEYWORDS
+                break
+        for k in visited:
+            leads[k] = answer
+        return answer
+
+    def _split(self, start: int) -> list[tuple[int, int, bool]]:
+        """Commands as (begin, end, certain) token ranges; ``certain`` is about ``begin``.
+
+        The same pass indexes identifiers, sorries, native computation, searches, opens,
+        hash commands and unsafe options, so nothing later walks every token again.
+        """
+        tokens = self.tokens
+        text = self.src.text
+        special = _SPECIAL
+        commands = COMMAND_KEYWORDS
+        prefix_words = _PREFIX_WORDS
+        opening, closing = OPEN_BRACKETS, CLOSE_BRACKETS
+        ident_at = self.ident_at
+        segments: list[tuple[int, int, bool]] = []
+        depth = 0
+        begin = start
+        certain = True
+        in_body = False  # inside a declaration, or a command that may hold a term
+        in_prefix = False  # among docs, attributes and modifiers before a keyword
+        for i in range(start, len(tokens)):
+            kind, value, offset = tokens[i]
+            top = depth == 0
+            # 1. indexes, and does a new command start here?
+            boundary: bool | None = None
+            if kind == IDENT:
+                ident_at.append(i)
+                code = special.get(value)
+                if code is not None:
+                    self._special(i, code)
+                if top and i > begin and not in_prefix:
+                    if value in commands:
+                        boundary = self._keyword_boundary(i, value, offset, in_body)
+                    elif (offset == 0 or text[offset - 1] == "\n") and (
+                        value not in CONTINUATION_WORDS
+                    ):
+                        boundary = False  # a word at column 0: perhaps an unknown command
+            elif kind == SYMBOL:
+                if (
+                    value == "@["
+                    and top
+                    and i > begin
+                    and not in_prefix
+                    and self._leads_to_command(i)
+                ):
+                    boundary = True
+            elif kind == DOC:
+                if top and i > begin and not in_prefix and self._leads_to_command(i):
+                    boundary = True
+            elif kind == HASH:
+                self._hash(i, value)
+                if top and i > begin and not in_prefix:
+                    boundary = not in_body
+            if boundary is not None:
+                segments.append((begin, i, certain))
+                begin, certain = i, boundary
+            # 2. where we are in the command
+            is_prefix = kind == DOC or value == "@[" or (kind == IDENT and value in prefix_words)
+            if i == begin:
+                in_prefix = is_prefix and self._leads_to_command(i)
+                in_body = kind == HASH or (
+                    kind == IDENT and (value in DECL_KEYWORDS or value not in commands)
+                )
+            elif in_prefix and top and not is_prefix:
+                in_prefix = False
+                in_body = kind == IDENT and value in DECL_KEYWORDS
+            # 3. bracket depth (interpolation holes count as brackets)
+            if kind == SYMBOL:
+                if value in opening:
+                    depth += 1
+                elif value in closing and depth > 0:
+                    depth -= 1
+            elif kind == STRING and (value[-1] == "{" or value[0] == "}"):
+                depth = max(0, depth + _hole_delta(value))
+        if begin < len(tokens):
+            segments.append((begin, len(tokens), certain))
+        return segments
+
+    def _keyword_boundary(self, i: int, text: str, offset: int, in_body: bool) -> bool | None:
+        """For a known keyword at depth 0: None if it continues the command, else whether the
+        command it starts is certainly one."""
+        tokens = self.tokens
+        prev = tokens[i - 1][1] if i > 0 else ""
+        if text == "instance" and prev in ("deriving", "attribute", "["):
+            return None
+        if text in ("inductive", "abbrev") and prev == "class":
+            return None
+        if text in ("private", "scoped") and prev == "open":
+            return None
+        if text == "meta" and prev == "public":
+            return None
+        if text == "deriving":
+            nxt = tokens[i + 1][1] if i + 1 < len(tokens) else ""
+            return True if nxt == "instance" else None
+        if text in _PREFIX_WORDS and not self._leads_to_command(i):
+            return None  # e.g. a `protected` structure field
+        if text in SOFT_COMMANDS and in_body:
+            column0 = offset == 0 or self.src.text[offset - 1] == "\n"
+            return False if column0 else None
+        return True
+
+    # ------------------------------------------------------------- name scopes
     def _open_clause(self, j: int, end: int) -> list[str]:
         """Namespaces an ``open`` whose arguments start at token ``j`` may open.
 
@@ -726,125 +565,15 @@ class _FileScanner:
         """Every ``open``/``export`` in a command, at any depth (``open X in`` in tactics)."""
         tokens = self.tokens
         result = self.result
-        for j in range(begin, end):
-            kind, text, _ = tokens[j]
-            if kind != IDENT:
-                continue
-            if text == "open":
+        low = bisect.bisect_left(self.open_at, begin)
+        high = bisect.bisect_left(self.open_at, end)
+        for j in self.open_at[low:high]:
+            if tokens[j][1] == "open":
                 result.opens.extend(self._open_clause(j + 1, end))
-            elif text == "export":
+            else:
                 exported = self._export_clause(j + 1)
                 result.exports.extend(exported)
                 result.opens.extend(exported)
-
-    # ------------------------------------------------------------- splitting
-    def _leads_to_command(self) -> list[bool]:
-        """For each token: do the docs, attributes and modifiers from here on end in a keyword
-        that starts a command? One backward pass (forward for brackets), so long runs of
-        doc comments cost linear time."""
-        tokens = self.tokens
-        n = len(tokens)
-        closing = [-1] * n
-        stack: list[int] = []
-        for i, (kind, text, _) in enumerate(tokens):
-            if kind != SYMBOL:
-                continue
-            if text in OPEN_BRACKETS:
-                stack.append(i)
-            elif text in CLOSE_BRACKETS and stack:
-                closing[stack.pop()] = i
-        leads = [False] * (n + 1)
-        for i in range(n - 1, -1, -1):
-            kind, text, _ = tokens[i]
-            if kind == DOC or (kind == IDENT and text in MODIFIERS):
-                leads[i] = leads[i + 1]
-            elif kind == SYMBOL and text == "@[":
-                leads[i] = closing[i] >= 0 and leads[closing[i] + 1]
-            else:
-                leads[i] = kind == IDENT and text in COMMAND_KEYWORDS
-        return leads
-
-    def _split(self, start: int) -> list[tuple[int, int, bool]]:
-        """Commands as (begin, end, certain) token ranges; ``certain`` is about ``begin``."""
-        tokens = self.tokens
-        leads = self._leads_to_command()
-        segments: list[tuple[int, int, bool]] = []
-        depth = 0
-        begin = start
-        certain = True
-        in_body = False  # inside a declaration, or a command that may hold a term
-        in_prefix = False  # among docs, attributes and modifiers before a keyword
-        previous_line = -1
-        for i in range(start, len(tokens)):
-            kind, text, offset = tokens[i]
-            line = self._line_of[i]
-            first_on_line = line != previous_line
-            previous_line = line
-            if depth == 0 and i > begin and not in_prefix:
-                boundary = self._boundary(i, kind, text, offset, in_body, first_on_line, leads)
-                if boundary is not None:
-                    segments.append((begin, i, certain))
-                    begin, certain = i, boundary
-            if i == begin:
-                in_prefix = (kind == DOC or text == "@[" or text in MODIFIERS) and leads[i]
-                in_body = kind == HASH or (
-                    kind == IDENT and (text in DECL_KEYWORDS or text not in COMMAND_KEYWORDS)
-                )
-            elif in_prefix and depth == 0 and not (
-                kind == DOC or text == "@[" or (kind == IDENT and text in MODIFIERS)
-            ):
-                in_prefix = False
-                in_body = kind == IDENT and text in DECL_KEYWORDS
-            if kind == SYMBOL:
-                if text in OPEN_BRACKETS:
-                    depth += 1
-                elif text in CLOSE_BRACKETS and depth > 0:
-                    depth -= 1
-            elif kind == STRING and (text.endswith("{") or text.startswith("}")):
-                depth = max(0, depth + _hole_delta(text))
-        if begin < len(tokens):
-            segments.append((begin, len(tokens), certain))
-        return segments
-
-    def _boundary(
-        self,
-        i: int,
-        kind: int,
-        text: str,
-        offset: int,
-        in_body: bool,
-        first_on_line: bool,
-        leads: list[bool],
-    ) -> bool | None:
-        """None if token ``i`` continues the command; else whether the new command is certain."""
-        if kind == HASH:
-            return not in_body
-        if kind == DOC or (kind == SYMBOL and text == "@["):
-            return True if leads[i] else None
-        if kind != IDENT:
-            return None
-        column0 = first_on_line and self.src.column(offset) == 0
-        if text not in COMMAND_KEYWORDS:
-            if column0 and text not in CONTINUATION_WORDS:
-                return False  # perhaps a command the scanner does not know
-            return None
-        prev = self.tokens[i - 1][1] if i > 0 else ""
-        if text == "instance" and prev in ("deriving", "attribute", "["):
-            return None
-        if text in ("inductive", "abbrev") and prev == "class":
-            return None
-        if text in ("private", "scoped") and prev == "open":
-            return None
-        if text == "meta" and prev == "public":
-            return None
-        if text == "deriving":
-            nxt = self.tokens[i + 1][1] if i + 1 < len(self.tokens) else ""
-            return True if nxt == "instance" else None
-        if text in MODIFIERS and not leads[i]:
-            return None  # e.g. a `protected` structure field
-        if text in SOFT_COMMANDS and in_body:
-            return False if column0 else None
-        return True
 
     # -------------------------------------------------------------- commands
     def _command(self, begin: int, end: int, tail: int) -> None:
@@ -967,32 +696,6 @@ class _FileScanner:
         if attr == "aesop":
             return "tactic" in args  # the `tactic` rule builder runs the declaration
         return attr not in AUTOMATION_ATTRIBUTES
-
-    def _is_sorry(self, j: int) -> bool:
-        kind, text, offset = self.tokens[j]
-        if kind != IDENT:
-            return False
-        if text in SORRY_IDENTS or text.endswith(".sorryAx"):
-            return True
-        if text == "stop" and j > 0:
-            # the `stop` tactic is `repeat sorry`; only count it in tactic position
-            _, prev_text, prev_offset = self.tokens[j - 1]
-            if prev_text in ("by", ";", "<;>", "·", ".", "(", "=>", "then", "else"):
-                return True
-            return self.src.line(prev_offset) != self.src.line(offset)
-        return False
-
-    def _is_native(self, j: int) -> bool:
-        kind, text, _ = self.tokens[j]
-        if kind != IDENT:
-            return False
-        if text in NATIVE_IDENTS:
-            return True
-        if text == "native":
-            prev = self.tokens[j - 1][1] if j > 0 else ""
-            nxt = self.tokens[j + 1][1] if j + 1 < len(self.tokens) else ""
-            return prev in ("+", "+native") or nxt == ":="
-        return False
 
     def _lines_within(self, indices: list[int], begin: int, end: int) -> list[int]:
         low = bisect.bisect_left(indices, begin)
@@ -1180,20 +883,21 @@ class _FileScanner:
         tokens = self.tokens
         names: set[str] = set()
         dots: set[str] = set()
-        for j in range(begin, end):
-            kind, text, offset = tokens[j]
-            if kind != IDENT or j == skip:
+        low = bisect.bisect_left(self.ident_at, begin)
+        high = bisect.bisect_left(self.ident_at, end)
+        for j in self.ident_at[low:high]:
+            if j == skip:
                 continue
+            _, text, offset = tokens[j]
             name = ident_name(text)
-            prev = tokens[j - 1] if j > 0 else None
+            names.add(name)
+            prev_kind, prev_text, prev_offset = tokens[j - 1]
             if (
-                prev is not None
-                and prev[0] == SYMBOL
-                and prev[1] in (".", "|>.")
-                and prev[2] + len(prev[1]) == offset
+                prev_kind == SYMBOL
+                and (prev_text == "." or prev_text == "|>.")
+                and prev_offset + len(prev_text) == offset
             ):
                 dots.add(name)
-            names.add(name)
         return sorted(names), sorted(dots)
 
     def _pseudo_decl(
@@ -1260,8 +964,6 @@ def scan_source(text: str) -> FileScan:
 
 
 __all__ = [
-    "CHAR",
-    "NUMBER",
     "Decl",
     "Extension",
     "FileScan",
