@@ -72,7 +72,10 @@ app = typer.Typer(
     rich_markup_mode=None,
 )
 
-out = Console(highlight=False, soft_wrap=False)
+#: Messages are never broken by the console (``soft_wrap``): piped, every line stays whole
+#: and greppable; on a terminal, the terminal wraps a long line. Tables are laid out to the
+#: terminal's width (``soft_wrap=False`` where they are printed).
+out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
@@ -682,7 +685,7 @@ def build(ids: IdsArgument = None, root: RootOption = None) -> None:
             str(sum(d.level == "warning" for d in diagnostics)),
             str(sum(d.is_sorry for d in diagnostics)),
         )
-    out.print(table)
+    out.print(table, soft_wrap=False)
     for message in log.errors:
         out.print(Text(f"lake: {message}", style="red"))
     out.print("build " + ("succeeded" if log.ok else f"FAILED (lake exit code {log.returncode})"))
@@ -801,7 +804,7 @@ def witness(
                 str(result.checks),
                 f"{result.seconds:.2f}",
             )
-        out.print(table)
+        out.print(table, soft_wrap=False)
         for mission_id, result in failed:
             for failure in result.failures[:5]:
                 out.print(
@@ -879,13 +882,13 @@ def doctor(root: RootOption = None, as_json: JsonOption = False) -> None:
             )
         if not report_data.manifest_present:
             table.add_row("lake-manifest.json", "-", "absent (Lake writes it on first resolve)")
-        out.print(table)
+        out.print(table, soft_wrap=False)
         tools = Table(title="Tools", title_justify="left")
         for column in ("tool", "found", "version"):
             tools.add_column(column)
         for tool in report_data.tools:
             tools.add_row(tool.name, tool.path or Text("not found", "yellow"), tool.version or "-")
-        out.print(tools)
+        out.print(tools, soft_wrap=False)
         for line in report_data.advice:
             out.print(Text(f"→ {line}"))
     if not report_data.ok:

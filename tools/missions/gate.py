@@ -117,11 +117,14 @@ def _pin_violations(analysis: Analysis, mission: MissionStatus) -> list[Violatio
         message += f"; commits since {since[:10] if since else 'the pin'}: {history}"
     elif since:
         message += "; changes are not committed yet"
+    revert = (
+        f"revert those files (git checkout {since[:10]} -- <files>)"
+        if changed and since
+        else "revert the change to those files"
+    )
     message += (
         f". If the change is intended, record it: missions pin {mission.id} --reason "
-        '"<why the statements changed>"; otherwise revert '
-        + ("those files" if changed else "the change")
-        + (f" (git checkout {since[:10]} -- <files>)" if since else "")
+        f'"<why the statements changed>"; otherwise {revert}'
     )
     return [
         Violation(
@@ -302,8 +305,8 @@ def _placeholder_violations(analysis: Analysis, mission: MissionStatus) -> list[
     return [
         Violation(
             "placeholder",
-            f"placeholder left by `missions new`: {found.text[:80]} (replace every TODO "
-            "with the mission's content)",
+            f"TODO left by `missions new`, to replace with the mission's content: "
+            f"{found.text[:60]}",
             str(found.path.relative_to(root)),
             found.line,
             mission.id,

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
-from ruamel.yaml.scalarstring import FoldedScalarString
+from ruamel.yaml.scalarstring import DoubleQuotedScalarString, FoldedScalarString
 
 from missions.catalog import ID_PATTERN
 from missions.errors import InputError
@@ -166,7 +166,7 @@ def mission_yaml(mission_id: str, title: str, module: str, namespace: str) -> st
     lean["module"] = module
     doc = CommentedMap()
     doc["id"] = mission_id
-    doc["title"] = title
+    doc["title"] = DoubleQuotedScalarString(title)  # quoted: no YAML 1.1 reader sees a bool
     doc["category"] = "research-paper"
     doc["summary"] = FoldedScalarString(
         f"{todo}: what the result says and why it matters, in your own words.\n"
