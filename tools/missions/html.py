@@ -25,6 +25,7 @@ from xml.etree.ElementTree import Element
 from missions.gate import GateResult
 from missions.history import HistoryEvent, mission_history
 from missions.lean.lexer import CHAR, DOC, HASH, IDENT, MODDOC, NUMBER, STRING, lex
+from missions.render import plural, summary_line
 from missions.report import report_json
 from missions.status import Analysis, MissionStatus, TargetStatus
 from missions.yamlio import atomic_write_text
@@ -512,7 +513,7 @@ def dependency_svg(mission: dict[str, Any]) -> str:
     flows = "; ".join(f"{a} → {b}" for a, b in edges) or "no dependencies between targets"
     statuses = ", ".join(f"{t['id']} ({t['status']})" for t in targets)
     desc = (
-        f"{len(targets)} targets, coloured by status: {statuses}. "
+        f"{plural(len(targets), 'target')}, coloured by status: {statuses}. "
         f"Arrows run from a target to what uses it: {flows}."
     )
     parts = [
@@ -970,7 +971,6 @@ def mission_page(
 
 
 def index_page(data: dict[str, Any], analysis: Analysis, footer: str) -> str:
-    summary = data["summary"]
     cards: list[str] = []
     for entry, mission in zip(data["missions"], analysis.missions, strict=True):
         counts = _counts(entry["targets"])
@@ -1006,15 +1006,11 @@ def index_page(data: dict[str, Any], analysis: Analysis, footer: str) -> str:
             for v in gate["violations"]
         )
         gate_html = (
-            f"<p>{len(gate['violations'])} gate violation(s).</p>"
+            f"<p>{plural(len(gate['violations']), 'gate violation')}.</p>"
             "<table><thead><tr><th scope='col'>Rule</th><th scope='col'>Where</th>"
             f"<th scope='col'>Message</th></tr></thead><tbody>{rows_html}</tbody></table>"
         )
-    intro = (
-        f"{summary['missions']} missions ({summary['complete']} complete), "
-        f"{summary['targets']} targets: {summary['proved']} proved, {summary['stated']} "
-        f"stated, {summary['missing']} missing, {summary['external']} external."
-    )
+    intro = summary_line(data) + "."
     legend = "".join(f"<li>{_chip(s, s)}</li>" for s in STATUSES)
     body = "\n".join(
         [
