@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -285,3 +287,36 @@ def test_lakefile_settings_that_weaken_checking_fail_the_gate(repo: Path, settin
     assert code == 1
     rules = [(v["rule"], v["file"]) for v in json.loads(stdout)["violations"]]
     assert ("toolchain-pin", "lakefile.lean") in rules
+
+
+def test_messages_have_no_none_and_right_plurals(make_workspace: Callable[..., Path]) -> None:
+    from test_pins import FILES
+
+    root = make_workspace(FILES, {"demo": "Formal.Demo"})
+    path = root / "missions/demo.yaml"
+    path.write_text(
+        path.read_text(encoding="utf-8").replace("    status: stated\n    evidence: source\n", ""),
+        encoding="utf-8",
+    )
+    code, stdout, _ = run("validate", "--root", str(root))
+    assert code == 0 and stdout.strip() == "1 mission, 1 target: YAML valid"
+    code, stdout, _ = run("check", "--root", str(root))
+    assert code == 1
+    assert "None" not in stdout
+    assert "YAML says no status recorded, computed stated (source evidence)" in stdout
+    assert stdout.strip().splitlines()[-1].startswith("gate: 2 violations — 1 mission, 0 of 1 ")
+
+
+def test_piped_messages_of_writers_are_never_broken(repo: Path) -> None:
+    module = "Formal." + "Long" * 20
+    code, stdout, _ = run("new", "long-one", "--module", module, "--root", str(repo))
+    assert code == 0
+    created = [line for line in stdout.splitlines() if line.startswith("created ")]
+    assert len(created) == 5 and any(len(line) > 80 for line in created)
+    assert all(line.split()[1].startswith(("missions/", "Formal/")) for line in created)
+    code, stdout, _ = run("pin", "long-one", "--root", str(repo))
+    assert code == 0
+    lines = stdout.strip().splitlines()
+    assert len(lines) == 1 and re.fullmatch(
+        r"pinned long-one: sha256:[0-9a-f]{64} at uncommitted files", lines[0]
+    )
