@@ -7,6 +7,7 @@ tests pin it, sync it to ``proved`` and commit, then break it in the ways people
 from __future__ import annotations
 
 import json
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
@@ -38,6 +39,26 @@ def rules(root: Path) -> list[tuple[str, str | None]]:
 def commit(root: Path, message: str) -> None:
     git(root, "add", "-A")
     git(root, "commit", "-q", "-m", message)
+
+
+def commit_at(root: Path, message: str, date: str) -> None:
+    """Commit with a fixed date, so history order does not depend on the clock."""
+    git(root, "add", "-A")
+    subprocess.run(
+        ["git", "commit", "-q", "-m", message],
+        cwd=root,
+        check=True,
+        env={
+            "GIT_AUTHOR_NAME": "T",
+            "GIT_AUTHOR_EMAIL": "t@example.com",
+            "GIT_COMMITTER_NAME": "T",
+            "GIT_COMMITTER_EMAIL": "t@example.com",
+            "GIT_AUTHOR_DATE": date,
+            "GIT_COMMITTER_DATE": date,
+            "PATH": "/usr/bin:/bin:/usr/local/bin",
+            "HOME": str(root),
+        },
+    )
 
 
 def recorded_status(root: Path) -> str | None:
@@ -256,3 +277,43 @@ def test_statement_pin_violation_says_how_to_fix_it(proved: Path) -> None:
     assert text.endswith("-- <files>)")
     assert 'missions pin demo --reason "<why the statements changed>"' in text
     assert "otherwise revert those files (git checkout " in text
+
+
+def test_a_merged_branch_from_before_the_proof_is_no_regression(
+    make_workspace: Callable[..., Path],
+) -> None:
+    root = make_workspace(FILES, {"demo": "Formal.Demo"})  # goal recorded stated
+    git(root, "branch", "side")  # a branch from before the proof
+    assert run(root, "pin")[0] == 0 and run(root, "sync")[0] == 0
+    commit_at(root, "prove the goal", "2026-01-01T10:00:00")
+    git(root, "checkout", "-q", "side")
+    path = root / YAML_PATH
+    path.write_text(
+        path.read_text(encoding="utf-8").replace("A test mission.", "A better summary."),
+        encoding="utf-8",
+    )
+    # still records goal: stated, and is later in time than the proof
+    commit_at(root, "reword the summary on a side branch", "2026-01-02T10:00:00")
+    git(root, "checkout", "-q", "main")
+    git(root, "merge", "-q", "--no-edit", "side")
+    assert recorded_status(root) == "proved"
+    from missions.ratchet import status_timelines
+
+    line = status_timelines(root, [path])[path]
+    # the first-parent line: initial, proof, merge; the side branch's commit is not on it
+    assert [statuses["goal"] for _, statuses in line] == ["stated", "proved", "proved"]
+    break_proof(root)
+    code, _, stderr = run(root, "sync", "--allow-regression", "demo/goal", "--reason", "x")
+    assert code == 0, stderr
+    doc = YAML(typ="safe").load(path.read_text(encoding="utf-8"))
+    assert len(doc["regressions"]) == 1  # one real loss, no phantom one from the side branch
+    assert rules(root) == []
+
+
+def test_the_timeline_cache_gives_the_same_answer(proved: Path) -> None:
+    from missions.ratchet import status_timelines
+
+    path = proved / YAML_PATH
+    first = status_timelines(proved, [path])
+    assert [statuses["goal"] for _, statuses in first[path]] == ["stated", "proved"]
+    assert status_timelines(proved, [path]) == first  # now from the cache

@@ -28,10 +28,17 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from missions import gitinfo
-from missions.history import HistoryEvent
 from missions.pins import UNCOMMITTED, closure_paths
 from missions.placeholders import mission_placeholders
-from missions.ratchet import IN_SOURCES, IN_WORKING_TREE, Ledger, ledgers, target_ref
+from missions.ratchet import (
+    IN_SOURCES,
+    IN_WORKING_TREE,
+    Ledger,
+    Timeline,
+    ledgers,
+    status_timelines,
+    target_ref,
+)
 from missions.status import Analysis, MissionStatus, TargetStatus, Violation
 from missions.toolchain import pin_checks
 
@@ -255,11 +262,11 @@ def kernel_record_stands(analysis: Analysis, status: TargetStatus) -> bool:
 
 
 def regression_ledgers(
-    analysis: Analysis, mission: MissionStatus, history: list[HistoryEvent] | None = None
+    analysis: Analysis, mission: MissionStatus, timeline: Timeline | None = None
 ) -> list[Ledger]:
     """The ratchet's ledgers of ``mission`` with this gate's view of kernel records."""
     return ledgers(
-        analysis, mission, lambda s: _kernel_record_stands(analysis, s), history=history
+        analysis, mission, lambda s: _kernel_record_stands(analysis, s), timeline=timeline
     )
 
 
@@ -311,7 +318,7 @@ def _placeholder_violations(analysis: Analysis, mission: MissionStatus) -> list[
             found.line,
             mission.id,
         )
-        for found in mission_placeholders(analysis.workspace, mission.file, mission.pin.modules)
+        for found in mission_placeholders(analysis.workspace, mission.file)
     ]
 
 
@@ -347,12 +354,13 @@ def run_gate(analysis: Analysis, extra: Iterable[Violation] = ()) -> GateResult:
         if not check.ok:
             add([Violation("toolchain-pin", check.message, check.file, check.line)])
     add(_workspace_violations(analysis))
+    timelines = status_timelines(analysis.root, [m.file.path for m in analysis.missions])
     for mission in analysis.missions:
         add(_pin_violations(analysis, mission))
         add(_closure_violations(analysis, mission))
         for status in mission.targets:
             add(status.violations)
-        books = regression_ledgers(analysis, mission)
+        books = regression_ledgers(analysis, mission, timelines[mission.file.path])
         add(_regression_violations(analysis, mission, books))
         lowered = {b.status.target.id for b in books if b.lowered_now and b.owed}
         add(_drift(analysis, mission, lowered))

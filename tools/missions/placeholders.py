@@ -2,7 +2,7 @@
 
 The scaffold marks every text people must write with ``TODO`` (see
 :data:`missions.scaffold.PLACEHOLDER`). A mission whose YAML values, or the docstrings of its
-own statement modules, still hold the marker is a draft: the gate fails (rule
+statements module, still hold the marker is a draft: the gate fails (rule
 ``placeholder``) and no view calls it complete. Ordinary comments are free: a ``# TODO``
 note in the YAML or a ``-- TODO`` in Lean is a work note, not a placeholder.
 """
@@ -52,43 +52,35 @@ def yaml_placeholders(mission_file: MissionFile) -> list[Placeholder]:
     return found or [Placeholder(mission_file.path, 1, PLACEHOLDER)]
 
 
-def lean_placeholders(
-    workspace: Workspace, mission_file: MissionFile, modules: list[str]
-) -> list[Placeholder]:
-    """Docstring lines holding the marker in the mission's own modules among ``modules``.
+def lean_placeholders(workspace: Workspace, mission_file: MissionFile) -> list[Placeholder]:
+    """Docstring lines holding the marker in the mission's statements module.
 
-    ``modules`` is the statement closure; only modules under the mission's root module
-    count (shared scaffolding belongs to no single mission).
+    That is where ``missions new`` leaves its Lean placeholder (the Goal's docstring), and
+    what the statement pin covers; one file a mission keeps this cheap on every ``status``.
     """
-    root_module = mission_file.mission.lean.module
+    module = workspace.modules.get(mission_file.mission.lean.statements_module)
+    if module is None:
+        return []
+    try:
+        text = module.path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return []  # reported by the scanner
+    if not _MARKER.search(text):
+        return []
+    try:
+        source = lex(text)
+    except Exception:  # an unlexable file is reported by the scanner, not here
+        return []
     found: list[Placeholder] = []
-    for name in modules:
-        if name != root_module and not name.startswith(root_module + "."):
+    lines = text.split("\n")
+    for kind, token, offset in source.tokens:
+        if kind not in (DOC, MODDOC):
             continue
-        module = workspace.modules.get(name)
-        if module is None:
-            continue
-        try:
-            text = module.path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            continue  # reported by the scanner
-        if not _MARKER.search(text):
-            continue
-        try:
-            source = lex(text)
-        except Exception:  # an unlexable file is reported by the scanner, not here
-            continue
-        lines = text.split("\n")
-        for kind, token, offset in source.tokens:
-            if kind not in (DOC, MODDOC):
-                continue
-            for match in _MARKER.finditer(token):
-                line = text.count("\n", 0, offset + match.start()) + 1
-                found.append(Placeholder(module.path, line, lines[line - 1].strip()))
+        for match in _MARKER.finditer(token):
+            line = text.count("\n", 0, offset + match.start()) + 1
+            found.append(Placeholder(module.path, line, lines[line - 1].strip()))
     return found
 
 
-def mission_placeholders(
-    workspace: Workspace, mission_file: MissionFile, modules: list[str]
-) -> list[Placeholder]:
-    return yaml_placeholders(mission_file) + lean_placeholders(workspace, mission_file, modules)
+def mission_placeholders(workspace: Workspace, mission_file: MissionFile) -> list[Placeholder]:
+    return yaml_placeholders(mission_file) + lean_placeholders(workspace, mission_file)

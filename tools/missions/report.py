@@ -93,7 +93,7 @@ def status_json(
     summary = analysis.summary()
     summary["draft"] = 0
     for mission in analysis.missions:
-        found = mission_placeholders(analysis.workspace, mission.file, mission.pin.modules)
+        found = mission_placeholders(analysis.workspace, mission.file)
         missions.append(mission_json(mission, witnesses, found, analysis.root))
         if found:
             summary["draft"] += 1

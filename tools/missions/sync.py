@@ -17,7 +17,7 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from missions.catalog import STATUSES
 from missions.errors import Problem
 from missions.gate import kernel_record_stands, regression_ledgers
-from missions.ratchet import Loss, target_ref
+from missions.ratchet import Loss, status_timelines, target_ref
 from missions.status import Analysis, MissionStatus, TargetStatus
 from missions.yamlio import atomic_write_text, dump_document, set_key
 
@@ -60,9 +60,10 @@ def plan_regressions(
     """Which losses of ``proved`` to record, and the refusals for those not allowed."""
     plan = RegressionPlan()
     wanted = set(allowed)
+    timelines = status_timelines(analysis.root, [m.file.path for m in analysis.missions])
     for mission in analysis.missions:
         yaml_path = str(mission.file.path)
-        for ledger in regression_ledgers(analysis, mission):
+        for ledger in regression_ledgers(analysis, mission, timelines[mission.file.path]):
             if not ledger.owed:
                 continue
             ref = target_ref(mission, ledger.status)

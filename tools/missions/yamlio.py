@@ -265,11 +265,15 @@ def deferred_signals() -> Iterator[None]:
 
     try:
         for signum in _DEFERRED_SIGNALS:
-            previous[signum] = signal.signal(signum, hold)
+            try:
+                previous[signum] = signal.signal(signum, hold)
+            except (OSError, ValueError):  # not settable here: leave that signal alone
+                continue
         yield
     finally:
         for signum, handler in previous.items():
-            signal.signal(signum, handler)
+            # None: the old handler was not set from Python; the default is the best guess
+            signal.signal(signum, signal.SIG_DFL if handler is None else handler)
         for signum in dict.fromkeys(received):
             signal.raise_signal(signum)
 
