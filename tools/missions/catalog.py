@@ -21,7 +21,15 @@ from ruamel.yaml.comments import CommentedMap
 
 from missions.cache import default_cache_dir, read_store, write_store
 from missions.errors import InputError, Problem
-from missions.yamlio import fast_load, line_of, load_document, read_text, structure_problems
+from missions.yamlio import (
+    TOO_DEEP,
+    fast_load,
+    line_of,
+    load_document,
+    nesting_line,
+    read_text,
+    structure_problems,
+)
 
 Category = Literal["research-paper", "open-problem", "example", "corpus", "puzzle"]
 TargetKind = Literal["goal", "milestone", "external"]
@@ -449,7 +457,11 @@ def load_mission_file(path: Path) -> MissionFile:
     """
     text = read_text(path)
     data = fast_load(text)
-    if isinstance(data, dict) and not structure_problems(path, data):
+    fast_problems = structure_problems(path, data) if isinstance(data, dict | list) else []
+    if any(p.message == TOO_DEEP for p in fast_problems):
+        # the round-trip parser would recurse through every level: locate it in the text
+        raise InputError.single(path, nesting_line(text), TOO_DEEP, "yaml")
+    if isinstance(data, dict) and not fast_problems:
         try:
             mission = Mission.model_validate(data)
         except ValidationError:

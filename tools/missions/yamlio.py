@@ -32,6 +32,7 @@ MAX_EXPANDED_NODES = 50_000
 MAX_FILE_BYTES = 2_000_000
 #: Deepest nesting of mappings and lists accepted. Real mission files nest about five levels.
 MAX_DEPTH = 64
+TOO_DEEP = f"YAML nested deeper than {MAX_DEPTH} levels"
 
 
 def _round_trip() -> YAML:
@@ -158,9 +159,7 @@ def structure_problems(path: Path, doc: Any) -> list[Problem]:
     except _Recursive as exc:
         problems.append(Problem(str(path), exc.line, "recursive YAML alias", "yaml"))
     except _TooDeep as exc:
-        problems.append(
-            Problem(str(path), exc.line, f"YAML nested deeper than {MAX_DEPTH} levels", "yaml")
-        )
+        problems.append(Problem(str(path), exc.line, TOO_DEEP, "yaml"))
     except _TooLarge as exc:
         problems.append(
             Problem(
@@ -186,6 +185,33 @@ class _TooLarge(Exception):
 class _TooDeep(Exception):
     def __init__(self, line: int) -> None:
         self.line = line
+
+
+def nesting_line(text: str) -> int:
+    """The first line where the text nests deeper than :data:`MAX_DEPTH` (else 1).
+
+    An estimate from brackets and indentation, for locating a problem the loader found;
+    the round-trip parser, which knows lines, is slow and recursive on such input.
+    """
+    flow = 0
+    indents: list[int] = []
+    for number, line in enumerate(text.splitlines(), 1):
+        content = line.lstrip(" ")
+        if content and not content.startswith("#"):
+            indent = len(line) - len(content)
+            while indents and indents[-1] >= indent:
+                indents.pop()
+            indents.append(indent)
+        for char in content:
+            if char in "[{":
+                flow += 1
+                if flow + len(indents) > MAX_DEPTH:
+                    return number
+            elif char in "]}":
+                flow = max(flow - 1, 0)
+        if flow + len(indents) > MAX_DEPTH:
+            return number
+    return 1
 
 
 def read_text(path: Path) -> str:
