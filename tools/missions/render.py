@@ -316,6 +316,18 @@ def show_lines(data: dict[str, Any], *, width: int | None = None) -> list[Text]:
             width,
             "dim",
         )
+        fingerprints = target.get("fingerprints")
+        if fingerprints:
+            lines += _item(
+                "kernel fingerprint: ",
+                f"value {fingerprints['value']}, closure {fingerprints['closure']}, "
+                f"{plural(len(fingerprints.get('definitions') or {}), 'workspace definition')} "
+                f"(Lean {fingerprints.get('lean')}, Mathlib "
+                f"{(fingerprints.get('mathlib') or '?')[:12]})",
+                2,
+                width,
+                "dim",
+            )
         if target.get("lean"):
             lines.append(Text())
             lines += [Text("    " + line, style="cyan") for line in target["lean"].splitlines()]
