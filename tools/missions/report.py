@@ -14,6 +14,7 @@ from typing import Any
 from missions import gitinfo
 from missions.gate import GateResult
 from missions.placeholders import Placeholder, mission_placeholders
+from missions.render import plural
 from missions.status import Analysis, MissionStatus, TargetStatus, Violation
 
 STATUS_MARK = {"proved": "✅", "stated": "📝", "missing": "❌", "external": "🔗"}
@@ -165,8 +166,8 @@ def report_markdown(analysis: Analysis, gate: GateResult) -> str:
     lines = [
         "# Missions report",
         "",
-        f"{_plural(summary['missions'], 'mission')} ({summary['complete']} complete{drafts}), "
-        f"{_plural(summary['targets'], 'target')}: {summary['proved']} proved, "
+        f"{plural(summary['missions'], 'mission')} ({summary['complete']} complete{drafts}), "
+        f"{plural(summary['targets'], 'target')}: {summary['proved']} proved, "
         f"{summary['stated']} stated, {summary['missing']} missing, "
         f"{summary['external']} external. Evidence: source scan (no Lean run).",
         "",
@@ -226,7 +227,3 @@ def _regressions_markdown(data: dict[str, Any], gate: GateResult) -> list[str]:
                 f"{r['date']} | {_cell(r['reason'])} | {commit} |"
             )
     return lines
-
-
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
