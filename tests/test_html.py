@@ -246,32 +246,39 @@ def test_layout_layers_flow_into_the_goal_and_reduce_crossings() -> None:
     assert layered_layout(["u", "v"], [("u", "v"), ("v", "u")]).layers
 
 
-def test_long_ids_are_truncated_with_the_full_id_as_tooltip() -> None:
-    from missions.html import dependency_svg
+@pytest.mark.parametrize(
+    "long_id",
+    [
+        "a-very-long-target-identifier-that-does-not-fit",
+        "averyveryverylongidentifierwithoutanyhyphenatall",  # one piece: the box grows
+    ],
+)
+def test_long_ids_are_never_cut_the_box_fits_the_label(long_id: str) -> None:
+    from missions.html import CHAR_WIDTH, dependency_svg
 
-    long_id = "a-very-long-target-identifier-that-does-not-fit"
     mission = {
         "title": "T",
         "targets": [
-            {
-                "id": long_id,
-                "kind": "milestone",
-                "title": "M",
-                "status": "stated",
-                "depends_on": [],
-            },
-            {
-                "id": "goal",
-                "kind": "goal",
-                "title": "G",
-                "status": "missing",
-                "depends_on": [long_id],
-            },
+            {"id": long_id, "kind": "milestone", "title": "M", "status": "stated",
+             "depends_on": []},
+            {"id": "goal", "kind": "goal", "title": "G", "status": "missing",
+             "depends_on": [long_id]},
         ],
     }
     svg = dependency_svg(mission)
     assert f"<title>{long_id}: M (stated)</title>" in svg
-    assert f">{long_id}<" not in svg and "…</text>" in svg
+    assert "…" not in svg
+    node = re.search(rf'data-target="{long_id}".*?</a>', svg)
+    assert node is not None
+    lines = re.findall(r"<tspan[^>]*>([^<]*)</tspan>", node.group())
+    assert "".join(lines) == long_id  # whole, broken only after hyphens
+    assert all(len(line) <= 22 or "-" not in line[:-1] for line in lines)
+    rect = re.search(r'<rect x="([\d.]+)" y="[\d.]+" width="([\d.]+)"', node.group())
+    assert rect is not None
+    assert float(rect.group(2)) >= max(len(line) for line in lines) * CHAR_WIDTH
+    canvas = re.search(r'<svg[^>]* width="([\d.]+)"', svg)
+    assert canvas is not None
+    assert float(rect.group(1)) + float(rect.group(2)) <= float(canvas.group(1))
 
 
 # ---------------------------------------------------------------- mathematics and Lean

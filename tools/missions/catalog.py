@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import difflib
+import os
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -20,11 +21,20 @@ from ruamel.yaml.comments import CommentedMap
 
 from missions.cache import default_cache_dir, read_store, write_store
 from missions.errors import InputError, Problem
-from missions.yamlio import fast_load, line_of, load_document, read_text, structure_problems
+from missions.yamlio import (
+    TOO_DEEP,
+    fast_load,
+    line_of,
+    load_document,
+    nesting_line,
+    read_text,
+    structure_problems,
+)
 
 Category = Literal["research-paper", "open-problem", "example", "corpus", "puzzle"]
 TargetKind = Literal["goal", "milestone", "external"]
 Status = Literal["missing", "stated", "proved", "external"]
+STATUSES: tuple[str, ...] = ("missing", "stated", "proved", "external")
 Evidence = Literal["source", "kernel"]
 StatementOrigin = Literal["literature-sourced", "ai-adapted", "ai-generated"]
 ProofOrigin = Literal["none", "external", "literature-sourced", "ai-adapted", "ai-generated"]
@@ -67,6 +77,28 @@ class Revision(_Model):
     def _digest_shape(cls, value: str) -> str:
         if not DIGEST_PATTERN.match(value):
             raise ValueError("digest must look like 'sha256:<64 hex digits>'")
+        return value
+
+
+class Regression(_Model):
+    """A target that lost its recorded ``proved`` status on purpose, and why.
+
+    Appended by ``missions sync --allow-regression``; the gate fails (``status-regression``)
+    on any loss of ``proved`` that no such record covers.
+    """
+
+    target: str
+    from_: Status = Field(default="proved", alias="from")
+    to: Status | None
+    date: dt.date
+    reason: str
+    commit: str | None = None
+
+    @field_validator("reason")
+    @classmethod
+    def _reason_given(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("a regression needs a reason")
         return value
 
 
@@ -187,6 +219,7 @@ class Mission(_Model):
     facts: list[Fact] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)
     statement_history: list[Revision] = Field(default_factory=list)
+    regressions: list[Regression] = Field(default_factory=list)
     targets: list[Target] = Field(min_length=1)
 
     def target(self, target_id: str) -> Target:
@@ -409,6 +442,12 @@ def check_references(mission_file: MissionFile) -> list[Problem]:
                 add(at("external"), "only external targets take an 'external' reference")
     if goals != 1:
         add(mission_file.line("targets"), f"a mission has exactly one goal target, found {goals}")
+    for index, regression in enumerate(mission.regressions):
+        if regression.target not in target_ids:
+            add(
+                mission_file.line("regressions", index, "target"),
+                f"regression of unknown target {regression.target!r}",
+            )
     for index, target in enumerate(mission.targets):
         for dep in target.depends_on:
             if dep not in target_ids:
@@ -435,7 +474,11 @@ def load_mission_file(path: Path) -> MissionFile:
     """
     text = read_text(path)
     data = fast_load(text)
-    if isinstance(data, dict) and not structure_problems(path, data):
+    fast_problems = structure_problems(path, data) if isinstance(data, dict | list) else []
+    if any(p.message == TOO_DEEP for p in fast_problems):
+        # the round-trip parser would recurse through every level: locate it in the text
+        raise InputError.single(path, nesting_line(text), TOO_DEEP, "yaml")
+    if isinstance(data, dict) and not fast_problems:
         try:
             mission = Mission.model_validate(data)
         except ValidationError:
@@ -476,23 +519,39 @@ def mission_paths(root: Path) -> Iterator[Path]:
     directory = root / "missions"
     if not directory.is_dir():
         raise InputError.single(directory, 1, "no missions/ directory under the workspace root")
-    yield from sorted(p for p in directory.iterdir() if p.suffix in {".yaml", ".yml"})
+    try:
+        entries = sorted(p for p in directory.iterdir() if p.suffix in {".yaml", ".yml"})
+    except OSError as exc:
+        raise InputError.single(
+            directory, 1, f"cannot list the missions directory: {exc.strerror}"
+        ) from None
+    yield from entries
 
 
-CATALOG_CACHE_VERSION = "1"
+CATALOG_CACHE_VERSION = "2"
 
 
-def _cached_mission_file(path: Path, entry: Any) -> MissionFile | None:
-    """A mission from the stat-keyed cache, re-validated (cheap) but not re-parsed."""
+def _stat_key(path: Path) -> dict[str, int] | None:
+    """What the cache is keyed by: size, modification and status-change times.
+
+    The change time moves on ``chmod`` too, so a file made unreadable is read (and reported)
+    again instead of being answered from the cache.
+    """
     try:
         stat = path.stat()
     except OSError:
         return None
-    if not (
-        isinstance(entry, dict)
-        and entry.get("size") == stat.st_size
-        and entry.get("mtime") == stat.st_mtime_ns
-    ):
+    return {"size": stat.st_size, "mtime": stat.st_mtime_ns, "ctime": stat.st_ctime_ns}
+
+
+def _cached_mission_file(path: Path, entry: Any) -> MissionFile | None:
+    """A mission from the stat-keyed cache, re-validated (cheap) but not re-parsed."""
+    key = _stat_key(path)
+    if key is None or not isinstance(entry, dict):
+        return None
+    if any(entry.get(name) != value for name, value in key.items()):
+        return None
+    if not os.access(path, os.R_OK):
         return None
     try:
         mission = Mission.model_validate(entry["mission"])
@@ -524,12 +583,12 @@ def load_catalog(root: Path, *, use_cache: bool = True) -> Catalog:
             except InputError as exc:
                 problems.extend(exc.problems)
                 continue
-        stat = path.stat()
-        fresh[str(path)] = {
-            "size": stat.st_size,
-            "mtime": stat.st_mtime_ns,
-            "mission": mission_file.mission.model_dump(mode="json"),
-        }
+        key = _stat_key(path)
+        if key is not None:
+            fresh[str(path)] = {
+                **key,
+                "mission": mission_file.mission.model_dump(mode="json", by_alias=True),
+            }
         mission_id = mission_file.mission.id
         if mission_id in seen:
             problems.append(

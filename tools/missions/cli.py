@@ -7,10 +7,12 @@ Exit codes: 0 success, 1 the gate found violations, 2 bad input or usage (one
 from __future__ import annotations
 
 import datetime as dt
+import inspect
 import json
 import os
 import sys
-from collections.abc import Iterator
+import textwrap
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
@@ -18,10 +20,10 @@ from typing import Annotated, Any, NoReturn
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.panel import Panel
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
+from typer.core import TyperCommand
 
 from missions import __version__, fastpath, gitinfo
 from missions.catalog import Catalog, load_catalog
@@ -47,13 +49,20 @@ from missions.kernel import (
 )
 from missions.lean.lake import Diagnostic, Job, group_diagnostics, lake_executable, stream_build
 from missions.lean.workspace import load_workspace
-from missions.pins import apply_pin, pin_state
-from missions.render import status_table, status_text, summary_line
+from missions.pins import (
+    UNCOMMITTED,
+    apply_pin,
+    is_blank,
+    needs_recording,
+    pin_commit,
+    pin_state,
+)
+from missions.render import plural, print_status, show_lines, status_text
 from missions.report import gate_json, report_json, report_markdown, status_json
 from missions.roots import check_root, find_root
 from missions.scaffold import plan, write
 from missions.status import Analysis, Violation, analyze
-from missions.sync import sync_mission
+from missions.sync import kernel_stands, plan_regressions, resolve_targets, sync_mission
 from missions.toolchain import mathlib_revision, run_doctor
 from missions.witness import (
     Claim,
@@ -65,6 +74,7 @@ from missions.witness import (
 )
 from missions.witness import Context as WitnessContext
 from missions.witness import Result as WitnessResult
+from missions.writelock import workspace_lock
 from missions.yamlio import atomic_write_text, dump_document
 
 app = typer.Typer(
@@ -76,18 +86,113 @@ app = typer.Typer(
     rich_markup_mode=None,
 )
 
-out = Console(highlight=False, soft_wrap=False)
+#: Messages are never broken by the console (``soft_wrap``): piped, every line stays whole
+#: and greppable; on a terminal, the terminal wraps a long line. Tables are laid out to the
+#: terminal's width (``soft_wrap=False`` where they are printed).
+out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+class _Command(TyperCommand):
+    """Help that names arguments by their metavar (``[IDS]...``, ``ID``), not by type.
+
+    Every option that takes a value declares its metavar too (``--root PATH``,
+    ``--format [md|json|html]``), so no internal type name reaches the help. Text wraps at
+    spaces only: ``--allow-regression`` or ``kebab-case`` are never split at their hyphen.
+    """
+
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:
+        pieces = [self.options_metavar] if self.options_metavar else []
+        for param in self.get_params(ctx):
+            if param.param_type_name == "argument":
+                pieces.append(_argument_name(param))
+        return pieces
+
+    def format_help_text(self, ctx: Any, formatter: Any) -> None:
+        text = inspect.cleandoc(self.help or "").partition("\f")[0]
+        if not text:
+            return
+        formatter.write_paragraph()
+        with formatter.indentation():
+            indent = " " * formatter.current_indent
+            width = max(formatter.width - formatter.current_indent, 20)
+            for index, paragraph in enumerate(p for p in text.split("\n\n") if p.strip()):
+                if index:
+                    formatter.write("\n")
+                for line in _wrap(paragraph, width):
+                    formatter.write(f"{indent}{line}\n")
+
+    def format_options(self, ctx: Any, formatter: Any) -> None:
+        params = self.get_params(ctx)
+        arguments = [
+            (_argument_name(p), getattr(p, "help", None) or "")
+            for p in params
+            if p.param_type_name == "argument"
+        ]
+        options = [
+            record
+            for p in params
+            if p.param_type_name == "option" and (record := p.get_help_record(ctx)) is not None
+        ]
+        for title, rows in (("Arguments", arguments), ("Options", options)):
+            if rows:
+                with formatter.section(title):
+                    _write_definitions(formatter, rows)
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    return textwrap.wrap(
+        " ".join(text.split()), width, break_on_hyphens=False, break_long_words=False
+    ) or [""]
+
+
+def _write_definitions(formatter: Any, rows: list[tuple[str, str]]) -> None:
+    """Two columns like click's, wrapped at spaces only."""
+    indent = " " * formatter.current_indent
+    first = min(max(len(name) for name, _ in rows), 30)
+    width = max(formatter.width - formatter.current_indent - first - 2, 20)
+    pad = " " * (formatter.current_indent + first + 2)
+    for name, text in rows:
+        lines = _wrap(text, width)
+        if len(name) <= first:
+            formatter.write(f"{indent}{name.ljust(first)}  {lines[0]}".rstrip() + "\n")
+        else:
+            formatter.write(f"{indent}{name}\n{pad}{lines[0]}".rstrip() + "\n")
+        for line in lines[1:]:
+            formatter.write(f"{pad}{line}\n")
+
+
+def _argument_name(param: Any) -> str:
+    if param.metavar:
+        return str(param.metavar)
+    name = str(param.name).upper() + ("..." if param.nargs != 1 else "")
+    return name if param.required else f"[{name}]"
+
+
+def command(
+    short_help: str, name: str | None = None
+) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """``app.command`` with the help format above and a one-line summary for the index."""
+    return app.command(name, cls=_Command, short_help=short_help)
+
+
+def _choices(values: tuple[str, ...]) -> str:
+    return "[" + "|".join(values) + "]"
+
 
 RootOption = Annotated[
     Path | None,
     typer.Option(
         "--root",
+        metavar="PATH",
         help="Workspace root (default: nearest ancestor with lakefile.lean and missions/).",
     ),
 ]
-JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
-IdsArgument = Annotated[list[str] | None, typer.Argument(help="Mission ids (default: all).")]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON (the stable contract).")]
+IdsArgument = Annotated[
+    list[str] | None,
+    typer.Argument(metavar="[IDS]...", help="Mission ids (default: all).", show_default=False),
+]
 LeanOption = Annotated[
     bool,
     typer.Option(
@@ -103,6 +208,15 @@ def _fail(problems: list[Problem]) -> NoReturn:
     for problem in problems:
         err.print(escape(str(problem)), markup=True)
     raise typer.Exit(2)
+
+
+def _usage(option: str, message: str) -> NoReturn:
+    """A wrong option value: one ``--option:1: message`` line (the option is the input)."""
+    _fail([Problem(option, 1, message)])
+
+
+def _warn(message: str) -> None:
+    err.print(Text(f"warning: {message}", style="yellow"))
 
 
 @contextmanager
@@ -159,119 +273,67 @@ def _kernel(analysis: Analysis) -> tuple[AuditReport, list[Violation]]:
     return report, violations + kernel_checks(analysis, report, mathlib_revision(analysis.root))
 
 
-@app.command()
+@command("Missions and targets: status, evidence, why not proved.")
 def status(
     ids: IdsArgument = None,
     root: RootOption = None,
     as_json: JsonOption = False,
     no_cache: NoCacheOption = False,
     lean: LeanOption = False,
-    why: Annotated[bool, typer.Option("--why", help="Show every reason, not the first.")] = False,
+    why: Annotated[
+        bool, typer.Option("--why", help="Show every reason (default: the first per target).")
+    ] = False,
 ) -> None:
-    """Missions and targets with their status and evidence."""
+    """Missions and targets with their status and evidence.
+
+    A summary line, then per mission its targets (status, evidence, witness) and, indented
+    below, why each open target is not proved. Lines fit the terminal; piped output is
+    never wrapped.
+    """
     with _input_errors():
         resolved = _root(root)
-        key = fastpath.fingerprint(resolved, ids or [])
+        try:
+            key: str | None = fastpath.fingerprint(resolved, ids or [])
+        except OSError:  # an unreadable input: the full command reports it below
+            key = None
         analysis = _analysis(resolved, ids, no_cache)
         if lean:
             _kernel(analysis)
-    data = status_json(
-        analysis, evidence="kernel" if lean else "source", witnesses=load_results(str(resolved))
-    )
+        data = status_json(
+            analysis, evidence="kernel" if lean else "source", witnesses=load_results(str(resolved))
+        )
     text = json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n"
-    if not no_cache and not lean:
+    if key is not None and not no_cache and not lean:
         fastpath.store(resolved, key, text)
     if as_json:
         sys.stdout.write(text)
         return
-    out.print(status_table(data, why=why))
-    out.print(summary_line(data))
+    print_status(out, data, why=why)
 
 
-@app.command()
+@command("One mission: sources, targets, informal and Lean statements.")
 def show(
     mission_id: Annotated[str, typer.Argument(metavar="ID", help="Mission id.")],
     root: RootOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """One mission: summary, sources, targets with informal and Lean statements."""
+    """One mission: summary, sources, conventions, targets with informal and Lean statements.
+
+    Prose wraps at spaces on a terminal; Lean code is printed as written, its indentation
+    intact (a line wider than the terminal is left to the terminal, never re-flowed).
+    """
     with _input_errors():
         analysis = _analysis(root, [mission_id])
-    gate = run_gate(analysis)
-    data = report_json(analysis, gate)["missions"][0]
+        gate = run_gate(analysis)
+        data = report_json(analysis, gate)["missions"][0]
     if as_json:
         _print_json(data)
         return
-    mission = analysis.missions[0]
-    info = mission.file.mission
-    header = Text()
-    header.append(f"{info.title}\n", style="bold")
-    header.append(f"{info.id} · {info.category} · {mission.status} · module {info.lean.module}\n")
-    pin = mission.pin
-    pin_text = "not pinned" if not pin.pinned else ("ok" if pin.matches else "CHANGED since pin")
-    header.append(f"statement pin: {pin_text}")
-    if info.lean.pinned_at:
-        header.append(f" (pinned at {info.lean.pinned_at[:12]})")
-    out.print(Panel(header, expand=True))
-    out.print(Text(info.summary.strip()), "")
-    out.print(Text("Sources", style="bold"))
-    for source in info.sources:
-        ref = " ".join(
-            f"{k}:{v}"
-            for k, v in (("arXiv", source.arxiv), ("doi", source.doi), ("url", source.url))
-            if v
-        )
-        out.print(Text(f"  [{source.key}] {source.citation} {ref}".rstrip()))
-        for locator in source.locators:
-            out.print(Text(f"      · {locator}"))
-    if info.conventions:
-        out.print(Text("Conventions", style="bold"))
-        for convention in info.conventions:
-            out.print(Text(f"  · {convention}"))
-    if info.facts:
-        out.print(Text("Facts", style="bold"))
-        for fact in info.facts:
-            out.print(Text(f"  [{fact.id}] {fact.text.strip()}"))
-    out.print("")
-    for status_entry, target_data in zip(mission.targets, data["targets"], strict=True):
-        target = status_entry.target
-        body = Text()
-        body.append(target.informal.strip() + "\n")
-        locator = " ".join(x for x in (target.source, target.locator) if x)
-        if locator:
-            body.append(f"\nsource: {locator}\n", style="dim")
-        if target.depends_on:
-            body.append(f"depends on: {', '.join(target.depends_on)}\n", style="dim")
-        body.append(
-            f"provenance: statement {target.provenance.statement}, "
-            f"proof {target.provenance.proof}\n",
-            style="dim",
-        )
-        if target.fingerprints is not None:
-            fp = target.fingerprints
-            body.append(
-                f"kernel fingerprint: value {fp.value}, closure {fp.closure}, "
-                f"{len(fp.definitions)} workspace definitions (Lean {fp.lean}, Mathlib "
-                f"{(fp.mathlib or '?')[:12]})\n",
-                style="dim",
-            )
-        if target_data.get("lean"):
-            body.append("\n" + target_data["lean"].strip() + "\n", style="cyan")
-        elif target.external is not None:
-            ext = target.external
-            body.append(f"\nexternal: {ext.repository} {ext.commit or ''} {ext.path or ''}\n")
-        for reason in status_entry.reasons:
-            body.append(f"\n• {reason}", style="yellow")
-        title = Text.assemble(
-            (f"{target.id} ", "bold"),
-            f"({target.kind}) ",
-            status_text(status_entry.status),
-            f" · {status_entry.evidence or '-'} · {target.title}",
-        )
-        out.print(Panel(body, title=title, title_align="left", expand=True))
+    width = out.width if out.is_terminal else None
+    out.print(Text("\n").join(show_lines(data, width=width)), soft_wrap=True)
 
 
-@app.command()
+@command("Check the mission YAML and its cross-references only.")
 def validate(root: RootOption = None, as_json: JsonOption = False) -> None:
     """Check the mission YAML and its cross-references only."""
     with _input_errors():
@@ -280,10 +342,13 @@ def validate(root: RootOption = None, as_json: JsonOption = False) -> None:
     if as_json:
         _print_json({"ok": True, "missions": len(catalog.missions), "targets": targets})
     else:
-        out.print(f"{len(catalog.missions)} missions, {targets} targets: YAML valid")
+        out.print(
+            f"{plural(len(catalog.missions), 'mission')}, {plural(targets, 'target')}: "
+            "YAML valid"
+        )
 
 
-@app.command()
+@command("The gate: exit 1 if any rule is violated.")
 def check(
     ids: IdsArgument = None,
     root: RootOption = None,
@@ -291,16 +356,19 @@ def check(
     no_cache: NoCacheOption = False,
     lean: LeanOption = False,
     junit: Annotated[
-        Path | None, typer.Option("--junit", help="Also write JUnit XML to this file.")
+        Path | None,
+        typer.Option("--junit", metavar="FILE", help="Also write JUnit XML to this file."),
     ] = None,
     comparator: Annotated[
         Path | None,
         typer.Option(
-            "--comparator", help="Comparator results (export directory after the runs)."
+            "--comparator",
+            metavar="DIR",
+            help="Comparator results (export directory after the runs).",
         ),
     ] = None,
 ) -> None:
-    """The gate: exit 1 if any rule is violated."""
+    """The gate: exit 1 if any rule is violated, 2 on bad input."""
     extra: list[Violation] = []
     results = None
     try:
@@ -310,6 +378,7 @@ def check(
         if comparator is not None:
             results = read_results(comparator)
             extra = [*extra, *comparator_violations(analysis, results)]
+        gate = run_gate(analysis, extra)  # reads YAML lines for messages: input errors too
     except InputError as exc:
         if as_json:
             _print_json(
@@ -330,7 +399,6 @@ def check(
             )
             raise typer.Exit(2) from None
         _fail(exc.problems)
-    gate = run_gate(analysis, extra)
     if junit is not None:
         _write_output(junit_xml(analysis, gate, results), junit)
     if as_json:
@@ -342,124 +410,243 @@ def check(
                 soft_wrap=True,
             )
         summary = analysis.summary()
-        verdict = "ok" if gate.ok else f"{len(gate.violations)} violation(s)"
+        verdict = "ok" if gate.ok else plural(len(gate.violations), "violation")
         out.print(
-            f"gate: {verdict} — {summary['missions']} missions, {summary['proved']} of "
-            f"{summary['targets']} targets proved ({'kernel' if lean else 'source'} evidence)"
+            f"gate: {verdict} — {plural(summary['missions'], 'mission')}, {summary['proved']} "
+            f"of {plural(summary['targets'], 'target')} proved "
+            f"({'kernel' if lean else 'source'} evidence)"
         )
     if not gate.ok:
         raise typer.Exit(1)
 
 
-@app.command()
+ReasonOption = Annotated[
+    str | None,
+    typer.Option(
+        "--reason", metavar="TEXT", help="Why the statements changed (needed on re-pin)."
+    ),
+]
+
+
+@command("Recompute statement pins; record the commit and a revision.")
 def pin(
     ids: IdsArgument = None,
     root: RootOption = None,
-    reason: Annotated[
-        str | None, typer.Option("--reason", help="Why the statements changed (needed on re-pin).")
-    ] = None,
+    reason: ReasonOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Recompute statement pins and record them with the commit and a history entry."""
+    """Recompute statement pins and record them with the commit and a history entry.
+
+    The commit recorded (pinned_at) is HEAD only if it holds every file of the statement
+    closure as it is; otherwise the pin says `uncommitted` (with a warning), and running
+    `pin` again after committing records the commit.
+    """
+    warnings: list[str] = []
     with _input_errors():
         resolved = _root(root)
-        catalog = load_catalog(resolved)
-        chosen = catalog.select(ids or [])
-        workspace = load_workspace(resolved)
-        commit = gitinfo.head_commit(resolved)
-        today = dt.date.today()
-        changed = []
-        problems: list[Problem] = []
-        for mission_file in chosen:
-            state = pin_state(workspace, mission_file.mission)
-            try:
-                if apply_pin(mission_file, state, commit=commit, reason=reason, today=today):
-                    changed.append((mission_file, state))
-            except InputError as exc:
-                problems.extend(exc.problems)
-        if problems:
-            raise InputError(problems)
-        for mission_file, _ in changed:
-            atomic_write_text(mission_file.path, dump_document(mission_file.doc))
+        with workspace_lock(resolved):  # the YAML is read only once the lock is held
+            catalog = load_catalog(resolved, use_cache=False)
+            chosen = catalog.select(ids or [])
+            workspace = load_workspace(resolved)
+            today = dt.date.today()
+            plans = []
+            for mission_file in chosen:
+                state = pin_state(workspace, mission_file.mission)
+                commit: str | None = None
+                dirty: list[Path] = []
+                if state.digest is not None:
+                    commit, dirty = pin_commit(resolved, workspace, state)
+                plans.append((mission_file, state, commit, dirty))
+            if is_blank(reason) and plans:
+                recording = [m for m, st, c, _ in plans if needs_recording(m, st, c)]
+                raise InputError(
+                    Problem(
+                        str(m.path),
+                        m.line("lean"),
+                        "--reason is blank; say why the statements changed (it is kept in "
+                        "statement_history)",
+                    )
+                    for m in (recording or [plans[0][0]])
+                )
+            changed = []
+            problems: list[Problem] = []
+            for mission_file, state, commit, dirty in plans:
+                try:
+                    if apply_pin(mission_file, state, commit=commit, reason=reason, today=today):
+                        changed.append((mission_file, state, commit))
+                        if commit == UNCOMMITTED:
+                            warnings.append(_uncommitted_warning(resolved, mission_file, dirty))
+                except InputError as exc:
+                    problems.extend(exc.problems)
+            if problems:
+                raise InputError(problems)
+            for mission_file, _, _ in changed:
+                atomic_write_text(mission_file.path, dump_document(mission_file.doc))
+    for warning in warnings:
+        _warn(warning)
     if as_json:
         _print_json(
             {
                 "pinned": [
-                    {"id": m.mission.id, "digest": s.digest, "commit": commit} for m, s in changed
+                    {"id": m.mission.id, "digest": s.digest, "commit": c} for m, s, c in changed
                 ]
             }
         )
         return
     if not changed:
         out.print("all selected pins are current")
-    for mission_file, state in changed:
-        out.print(f"pinned {mission_file.mission.id}: {state.digest} at {commit or 'no commit'}")
+    for mission_file, state, commit in changed:
+        at = "uncommitted files" if commit == UNCOMMITTED else f"commit {commit}"
+        out.print(Text(f"pinned {mission_file.mission.id}: {state.digest} at {at}"))
 
 
-@app.command()
+def _uncommitted_warning(root: Path, mission_file: Any, dirty: list[Path]) -> str:
+    names = ", ".join(str(_relative(p, root)) for p in dirty[:5])
+    more = f" and {len(dirty) - 5} more" if len(dirty) > 5 else ""
+    return (
+        f"{mission_file.mission.id}: no commit holds the pinned files as they are "
+        f"({names}{more}); recorded pinned_at: {UNCOMMITTED}. Commit them and run "
+        f"`missions pin {mission_file.mission.id}` again to record the commit."
+    )
+
+
+def _relative(path: Path, root: Path) -> Path:
+    try:
+        return path.relative_to(root)
+    except ValueError:
+        return path
+
+
+@command("Write computed statuses into the mission YAML.")
 def sync(
     ids: IdsArgument = None,
     root: RootOption = None,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Show, do not write.")] = False,
     lean: LeanOption = False,
+    allow_regression: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--allow-regression",
+            metavar="MISSION/TARGET",
+            help="Let this target lose its recorded `proved` (repeatable; needs --reason).",
+            show_default=False,
+        ),
+    ] = None,
+    reason: Annotated[
+        str | None,
+        typer.Option(
+            "--reason", metavar="TEXT", help="Why the targets are no longer proved (recorded)."
+        ),
+    ] = None,
     as_json: JsonOption = False,
 ) -> None:
     """Write computed statuses into the mission YAML (with --lean: kernel statuses and what
-    checked them)."""
+    checked them).
+
+    A target recorded `proved` is never lowered silently: name it with --allow-regression
+    and say why with --reason, and the loss is kept in the mission's `regressions:` list.
+    Otherwise nothing is written and every such target is named.
+    """
+    if reason is not None and not allow_regression:
+        _usage("--reason", "--reason goes with --allow-regression MISSION/TARGET")
     with _input_errors():
-        analysis = _analysis(root, ids)
-        stamp: dict[str, object] | None = None
-        audit: AuditReport | None = None
-        if lean:
-            audit, _ = _kernel(analysis)
-            stamp = {
-                "lean": audit.lean_version,
-                "mathlib": mathlib_revision(analysis.root),
-                "commit": gitinfo.head_commit(analysis.root),
-                "date": dt.date.today(),
+        resolved = _root(root)
+        with workspace_lock(resolved):  # the YAML is read only once the lock is held
+            catalog = load_catalog(resolved, use_cache=False)
+            catalog.select(ids or [])
+            analysis = analyze(catalog, load_workspace(resolved), ids)
+            stamp: dict[str, object] | None = None
+            audit: AuditReport | None = None
+            if lean:
+                audit, _ = _kernel(analysis)
+                stamp = {
+                    "lean": audit.lean_version,
+                    "mathlib": mathlib_revision(analysis.root),
+                    "commit": gitinfo.head_commit(analysis.root),
+                    "date": dt.date.today(),
+                }
+            allowed, problems = resolve_targets(analysis.missions, allow_regression or [])
+            if problems:
+                raise InputError(problems)
+            regressions = plan_regressions(analysis, allowed, reason=reason)
+            if regressions.problems:
+                raise InputError(regressions.problems)
+            commit = gitinfo.head_commit(analysis.root)
+            stands = kernel_stands(analysis)
+            changes = {
+                m.id: sync_mission(
+                    m,
+                    dry_run=dry_run,
+                    checked=stamp,
+                    fingerprints=(
+                        fingerprints_by_target(m, audit, mathlib_revision(analysis.root))
+                        if audit is not None
+                        else None
+                    ),
+                    stands=stands,
+                    regressions=regressions.record.get(m.id, []),
+                    reason=reason,
+                    today=dt.date.today(),
+                    commit=commit,
+                )
+                for m in analysis.missions
             }
-        changes = {
-            m.id: sync_mission(
-                m,
-                dry_run=dry_run,
-                checked=stamp,
-                fingerprints=(
-                    fingerprints_by_target(m, audit, mathlib_revision(analysis.root))
-                    if audit is not None
-                    else None
-                ),
-            )
-            for m in analysis.missions
-        }
+    recorded = {k: [loss.target for loss in v] for k, v in regressions.record.items()}
     if as_json:
-        _print_json({"changed": {k: v for k, v in changes.items() if v}, "dry_run": dry_run})
+        _print_json(
+            {
+                "changed": {k: v for k, v in changes.items() if v},
+                "regressions": recorded,
+                "dry_run": dry_run,
+            }
+        )
         return
     touched = {k: v for k, v in changes.items() if v}
     if not touched:
         out.print("statuses are in sync")
     for mission_id, targets in touched.items():
         verb = "would update" if dry_run else "updated"
-        out.print(f"{verb} {mission_id}: {', '.join(targets)}")
+        out.print(Text(f"{verb} {mission_id}: {', '.join(targets)}"))
+    for mission_id, targets in recorded.items():
+        verb = "would record" if dry_run else "recorded"
+        out.print(Text(f"{verb} a regression of {', '.join(f'{mission_id}/{t}' for t in targets)}"))
 
 
-@app.command()
+REPORT_FORMATS = ("md", "json", "html")
+EXPORT_FORMATS = ("json", "dojo", "comparator")
+BUDGETS = ("quick", "full")
+
+
+@command("A pull-request report (md), dashboard data (json) or site (html).")
 def report(
     ids: IdsArgument = None,
     root: RootOption = None,
-    fmt: Annotated[str, typer.Option("--format", help="md, json or html.")] = "md",
+    fmt: Annotated[
+        str,
+        typer.Option(
+            "--format",
+            metavar=_choices(REPORT_FORMATS),
+            help="md: pull-request comment; json: data; html: static dashboard (needs -o DIR).",
+        ),
+    ] = "md",
     output: Annotated[
         Path | None,
-        typer.Option("--output", "-o", help="Write to a file (html: into this directory)."),
+        typer.Option(
+            "--output",
+            "-o",
+            metavar="PATH",
+            help="Write to this file (html: into this directory).",
+        ),
     ] = None,
 ) -> None:
     """A report for a pull request (md), a dashboard's data (json) or a static site (html)."""
-    if fmt not in ("md", "json", "html"):
-        _fail([Problem("--format", 1, f"unknown format {fmt!r}; use md, json or html")])
+    if fmt not in REPORT_FORMATS:
+        _usage("--format", f"unknown format {fmt!r}; choose one of {', '.join(REPORT_FORMATS)}")
     if fmt == "html" and output is None:
-        _fail([Problem("--output", 1, "--format html writes a directory: give -o DIR")])
+        _usage("--output", "--format html writes a directory: give -o DIR")
     with _input_errors():
         analysis = _analysis(root, ids)
-    gate = run_gate(analysis)
+        gate = run_gate(analysis)
     if fmt == "html":
         assert output is not None
         with _input_errors():
@@ -471,16 +658,18 @@ def report(
                 written = write_dashboard(analysis, gate, output)
             except OSError as exc:
                 raise InputError.single(output, 1, f"cannot write the dashboard: {exc}") from None
-        err.print(f"wrote {len(written)} files to {escape(str(output))} (open index.html)")
+        files = plural(len(written), "file")
+        err.print(f"wrote {files} to {escape(str(output))} (open index.html)")
         return
-    if fmt == "json":
-        text = json.dumps(report_json(analysis, gate), indent=2, ensure_ascii=False) + "\n"
-    else:
-        text = report_markdown(analysis, gate)
+    with _input_errors():
+        if fmt == "json":
+            text = json.dumps(report_json(analysis, gate), indent=2, ensure_ascii=False) + "\n"
+        else:
+            text = report_markdown(analysis, gate)
     _write_output(text, output)
 
 
-@app.command("next")
+@command("Targets to work on now: open, with every dependency proved.", name="next")
 def next_(ids: IdsArgument = None, root: RootOption = None, as_json: JsonOption = False) -> None:
     """The frontier: open targets whose dependencies are all proved (or external)."""
     with _input_errors():
@@ -500,10 +689,10 @@ def next_(ids: IdsArgument = None, root: RootOption = None, as_json: JsonOption 
         out.print(line, soft_wrap=True)
         if item.reasons:
             out.print(Text(f"    {item.reasons[0]}", style="dim"), soft_wrap=True)
-    out.print(f"{len(items)} target(s) on the frontier")
+    out.print(f"{plural(len(items), 'target')} on the frontier")
 
 
-@app.command()
+@command("`lake build` the missions' modules; diagnostics by mission.")
 def build(ids: IdsArgument = None, root: RootOption = None) -> None:
     """Run `lake build` for the missions' modules with progress; group diagnostics by mission."""
     with _input_errors():
@@ -554,7 +743,7 @@ def build(ids: IdsArgument = None, root: RootOption = None) -> None:
             str(sum(d.level == "warning" for d in diagnostics)),
             str(sum(d.is_sorry for d in diagnostics)),
         )
-    out.print(table)
+    out.print(table, soft_wrap=False)
     for message in log.errors:
         out.print(Text(f"lake: {message}", style="red"))
     out.print("build " + ("succeeded" if log.ok else f"FAILED (lake exit code {log.returncode})"))
@@ -562,21 +751,34 @@ def build(ids: IdsArgument = None, root: RootOption = None) -> None:
         raise typer.Exit(1)
 
 
-@app.command()
+@command("Open targets as prover tasks (json or LeanDojo).")
 def export(
     ids: IdsArgument = None,
     root: RootOption = None,
-    fmt: Annotated[str, typer.Option("--format", help="json, dojo or comparator.")] = "json",
+    fmt: Annotated[
+        str,
+        typer.Option(
+            "--format",
+            metavar=_choices(EXPORT_FORMATS),
+            help="json: task list; dojo: LeanDojo theorem records; comparator: Comparator "
+            "challenges and configs for the targets claimed proved.",
+        ),
+    ] = "json",
     output: Annotated[
         Path | None,
-        typer.Option("--output", "-o", help="Write to a file (comparator: into this directory)."),
+        typer.Option(
+            "--output",
+            "-o",
+            metavar="PATH",
+            help="Write to a file (comparator: into this directory).",
+        ),
     ] = None,
 ) -> None:
     """Open targets as prover tasks, or Comparator challenges for the targets claimed proved."""
-    if fmt not in ("json", "dojo", "comparator"):
-        _fail([Problem("--format", 1, f"unknown format {fmt!r}; use json, dojo or comparator")])
+    if fmt not in EXPORT_FORMATS:
+        _usage("--format", f"unknown format {fmt!r}; choose one of {', '.join(EXPORT_FORMATS)}")
     if fmt == "comparator" and output is None:
-        _fail([Problem("--output", 1, "--format comparator writes a directory: give -o DIR")])
+        _usage("--output", "--format comparator writes a directory: give -o DIR")
     with _input_errors():
         analysis = _analysis(root, ids)
         if fmt == "comparator":
@@ -601,18 +803,21 @@ def export(
     _write_output(text, output)
 
 
-@app.command()
+@command("Run the numerical witnesses of the targets' claims.")
 def witness(
     ids: IdsArgument = None,
     root: RootOption = None,
     budget: Annotated[
-        str, typer.Option("--budget", help="quick (seconds) or full (minutes).")
+        str,
+        typer.Option(
+            "--budget", metavar=_choices(BUDGETS), help="quick (seconds) or full (minutes)."
+        ),
     ] = "quick",
     as_json: JsonOption = False,
 ) -> None:
     """Run the numerical witnesses of every target's claim; exit 1 if a claim fails."""
-    if budget not in ("quick", "full"):
-        _fail([Problem("--budget", 1, f"unknown budget {budget!r}; use quick or full")])
+    if budget not in BUDGETS:
+        _usage("--budget", f"unknown budget {budget!r}; choose one of {', '.join(BUDGETS)}")
     with _input_errors():
         resolved = _root(root)
         chosen = load_catalog(resolved).select(ids or [])
@@ -681,7 +886,7 @@ def witness(
                 str(result.checks),
                 f"{result.seconds:.2f}",
             )
-        out.print(table)
+        out.print(table, soft_wrap=False)
         for mission_id, result in failed:
             for failure in result.failures[:5]:
                 out.print(
@@ -696,26 +901,42 @@ def witness(
         raise typer.Exit(1)
 
 
-@app.command()
+@command("Scaffold a mission: YAML, Defs/Statements/Proofs, root import.")
 def new(
-    mission_id: Annotated[str, typer.Argument(metavar="ID", help="Kebab-case mission id.")],
+    mission_id: Annotated[
+        str, typer.Argument(metavar="ID", help="Mission id: kebab-case, at most 64 characters.")
+    ],
     root: RootOption = None,
     module: Annotated[
-        str | None, typer.Option("--module", help="Lean root module (default Formal.<CamelId>).")
+        str | None,
+        typer.Option(
+            "--module", metavar="MODULE", help="Lean root module (default Formal.<CamelId>)."
+        ),
     ] = None,
-    title: Annotated[str | None, typer.Option("--title", help="Mission title.")] = None,
+    title: Annotated[
+        str | None, typer.Option("--title", metavar="TEXT", help="Mission title.")
+    ] = None,
 ) -> None:
-    """Scaffold a mission: YAML plus Defs/Statements/Proofs and the root import."""
+    """Scaffold a mission: YAML plus Defs/Statements/Proofs and the root import.
+
+    Every text to write is marked TODO; `missions check` fails until none is left.
+    """
     with _input_errors():
         resolved = _root(root)
-        scaffold = plan(resolved, mission_id, module, title)
-        written = write(resolved, scaffold)
+        with workspace_lock(resolved):
+            scaffold = plan(resolved, mission_id, module, title)
+            written = write(resolved, scaffold)
     for path in written:
-        out.print(f"created {path.relative_to(resolved)}")
-    out.print(f"next: write the statements, then `missions pin {mission_id}` and `missions check`")
+        out.print(Text(f"created {path.relative_to(resolved)}"))
+    out.print(
+        Text(
+            "next: replace every TODO (YAML and the Goal docstring), write the statements, "
+            f"then `missions pin {mission_id}`, `missions sync` and `missions check`"
+        )
+    )
 
 
-@app.command()
+@command("Toolchain and pin checks: installed, pinned, missing.")
 def doctor(root: RootOption = None, as_json: JsonOption = False) -> None:
     """Toolchain and pin checks: what is installed, what is pinned, what is missing."""
     with _input_errors():
@@ -743,13 +964,13 @@ def doctor(root: RootOption = None, as_json: JsonOption = False) -> None:
             )
         if not report_data.manifest_present:
             table.add_row("lake-manifest.json", "-", "absent (restore the committed manifest)")
-        out.print(table)
+        out.print(table, soft_wrap=False)
         tools = Table(title="Tools", title_justify="left")
         for column in ("tool", "found", "version"):
             tools.add_column(column)
         for tool in report_data.tools:
             tools.add_row(tool.name, tool.path or Text("not found", "yellow"), tool.version or "-")
-        out.print(tools)
+        out.print(tools, soft_wrap=False)
         for line in report_data.advice:
             out.print(Text(f"→ {line}"))
     if not report_data.ok:

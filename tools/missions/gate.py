@@ -12,6 +12,9 @@ Rules and their ids (stable; used in JSON output):
                          computation or environment-modifying commands anywhere
 ``proof-type``           a proof theorem's type is not exactly its statement constant
 ``status-drift``         the YAML status differs from the computed one
+``status-regression``    a target recorded ``proved`` lost that status and no entry of the
+                         mission's ``regressions:`` records why (see :mod:`missions.ratchet`)
+``placeholder``          text ``missions new`` left to fill in (``TODO``) is still there
 ``toolchain-pin``        ``lean-toolchain``, the Mathlib revision or unsafe Lake settings
 ``evidence-disagreement`` (with ``--lean``) the source scan said proved, the kernel does not
 ``kernel-fingerprint``   (with ``--lean``) what a statement means to the kernel moved while its
@@ -31,7 +34,17 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from missions import gitinfo
-from missions.pins import closure_paths
+from missions.pins import UNCOMMITTED, closure_paths
+from missions.placeholders import mission_placeholders
+from missions.ratchet import (
+    IN_SOURCES,
+    IN_WORKING_TREE,
+    Ledger,
+    Timeline,
+    ledgers,
+    status_timelines,
+    target_ref,
+)
 from missions.status import Analysis, MissionStatus, TargetStatus, Violation
 from missions.toolchain import pin_checks
 
@@ -49,6 +62,8 @@ RULES = (
     "kernel-fingerprint",
     "dependency-mismatch",
     "comparator",
+    "status-regression",
+    "placeholder",
 )
 
 #: Findings that are forbidden anywhere in the workspace.
@@ -103,6 +118,8 @@ def _pin_violations(analysis: Analysis, mission: MissionStatus) -> list[Violatio
         return []
     paths = closure_paths(analysis.workspace, pin.modules)
     since = mission_file.mission.lean.pinned_at
+    if since == UNCOMMITTED:
+        since = None  # pinned on uncommitted files: no commit to compare with
     changed = gitinfo.changed_since(root, since, paths) if since else None
     named = changed if changed else paths
     files = ", ".join(str(p.relative_to(root)) for p in named)
@@ -116,6 +133,15 @@ def _pin_violations(analysis: Analysis, mission: MissionStatus) -> list[Violatio
         message += f"; commits since {since[:10] if since else 'the pin'}: {history}"
     elif since:
         message += "; changes are not committed yet"
+    revert = (
+        f"revert those files (git checkout {since[:10]} -- <files>)"
+        if changed and since
+        else "revert the change to those files"
+    )
+    message += (
+        f". If the change is intended, record it: missions pin {mission.id} --reason "
+        f'"<why the statements changed>"; otherwise {revert}'
+    )
     return [
         Violation(
             "statement-pin",
@@ -202,7 +228,16 @@ def _workspace_violations(analysis: Analysis) -> list[Violation]:
     return violations
 
 
-def _drift(analysis: Analysis, mission: MissionStatus) -> list[Violation]:
+def _status_words(status: str | None, evidence: str | None) -> str:
+    """``stated (source evidence)``; absent values say so instead of printing None."""
+    if status is None:
+        return "no status recorded"
+    return f"{status} ({evidence} evidence)" if evidence else status
+
+
+def _drift(
+    analysis: Analysis, mission: MissionStatus, lowered: set[str] | None = None
+) -> list[Violation]:
     violations: list[Violation] = []
     yaml_path = str(mission.file.path.relative_to(analysis.root))
     for status in mission.targets:
@@ -210,12 +245,17 @@ def _drift(analysis: Analysis, mission: MissionStatus) -> list[Violation]:
         if _kernel_record_stands(analysis, status):
             continue
         if target.status != status.status or target.evidence != status.evidence:
-            recorded = f"{target.status}/{target.evidence}"
-            computed = f"{status.status}/{status.evidence}"
+            recorded = _status_words(target.status, target.evidence)
+            computed = _status_words(status.status, status.evidence)
+            advice = (
+                "a loss of proved: see status-regression"
+                if lowered and target.id in lowered
+                else "run `missions sync`"
+            )
             violations.append(
                 Violation(
                     "status-drift",
-                    f"YAML says {recorded}, computed {computed}; run `missions sync`",
+                    f"YAML says {recorded}, computed {computed}; {advice}",
                     yaml_path,
                     mission.file.target_line(target.id, "status"),
                     mission.id,
@@ -223,6 +263,72 @@ def _drift(analysis: Analysis, mission: MissionStatus) -> list[Violation]:
                 )
             )
     return violations
+
+
+def kernel_record_stands(analysis: Analysis, status: TargetStatus) -> bool:
+    """Public name of :func:`_kernel_record_stands` (the ratchet and ``sync`` use it)."""
+    return _kernel_record_stands(analysis, status)
+
+
+def regression_ledgers(
+    analysis: Analysis, mission: MissionStatus, timeline: Timeline | None = None
+) -> list[Ledger]:
+    """The ratchet's ledgers of ``mission`` with this gate's view of kernel records."""
+    return ledgers(
+        analysis, mission, lambda s: _kernel_record_stands(analysis, s), timeline=timeline
+    )
+
+
+def _regression_violations(
+    analysis: Analysis, mission: MissionStatus, books: list[Ledger]
+) -> list[Violation]:
+    violations: list[Violation] = []
+    yaml_path = str(mission.file.path.relative_to(analysis.root))
+    for ledger in books:
+        if not ledger.owed:
+            continue
+        status = ledger.status
+        loss = ledger.owed[-1]
+        target = status.target
+        if loss.where == IN_SOURCES:
+            why = f" ({status.reasons[0]})" if status.reasons else ""
+            what = f"is recorded proved but the sources now give {loss.to}{why}"
+            fix = "restore the proof, or record the loss"
+        elif loss.where == IN_WORKING_TREE:
+            what = f"is recorded proved in HEAD and {loss.to} in the working tree"
+            fix = "record why"
+        else:
+            what = f"lost proved in commit {loss.where} (now {target.status or 'not recorded'})"
+            fix = "record why"
+        count = len(ledger.owed)
+        more = f"; {count} losses of proved are unrecorded" if count > 1 else ""
+        violations.append(
+            Violation(
+                "status-regression",
+                f"{target.id} {what}{more}, with no regression recorded; {fix}: "
+                f'missions sync --allow-regression {target_ref(mission, status)} --reason "..."',
+                yaml_path,
+                mission.file.target_line(target.id, "status"),
+                mission.id,
+                target.id,
+            )
+        )
+    return violations
+
+
+def _placeholder_violations(analysis: Analysis, mission: MissionStatus) -> list[Violation]:
+    root = analysis.root
+    return [
+        Violation(
+            "placeholder",
+            f"TODO left by `missions new`, to replace with the mission's content: "
+            f"{found.text[:60]}",
+            str(found.path.relative_to(root)),
+            found.line,
+            mission.id,
+        )
+        for found in mission_placeholders(analysis.workspace, mission.file)
+    ]
 
 
 def _kernel_record_stands(analysis: Analysis, status: TargetStatus) -> bool:
@@ -265,12 +371,17 @@ def run_gate(analysis: Analysis, extra: Iterable[Violation] = ()) -> GateResult:
         if not check.ok:
             add([Violation("toolchain-pin", check.message, check.file, check.line)])
     add(_workspace_violations(analysis))
+    timelines = status_timelines(analysis.root, [m.file.path for m in analysis.missions])
     for mission in analysis.missions:
         add(_pin_violations(analysis, mission))
         add(_closure_violations(analysis, mission))
         for status in mission.targets:
             add(status.violations)
-        add(_drift(analysis, mission))
+        books = regression_ledgers(analysis, mission, timelines[mission.file.path])
+        add(_regression_violations(analysis, mission, books))
+        lowered = {b.status.target.id for b in books if b.lowered_now and b.owed}
+        add(_drift(analysis, mission, lowered))
+        add(_placeholder_violations(analysis, mission))
     unique = list(dict.fromkeys(result.violations))
     result.violations = sorted(
         unique, key=lambda v: (v.mission or "", v.rule, v.file or "", v.line or 0, v.message)

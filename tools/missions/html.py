@@ -26,6 +26,7 @@ from missions.frontier import frontier
 from missions.gate import GateResult
 from missions.history import HistoryEvent, mission_history
 from missions.lean.lexer import CHAR, DOC, HASH, IDENT, MODDOC, NUMBER, STRING, lex
+from missions.render import plural, summary_line
 from missions.report import report_json
 from missions.status import Analysis, MissionStatus, TargetStatus
 from missions.yamlio import atomic_write_text
@@ -172,6 +173,10 @@ dd {{ margin: 0; }}
 .bar {{ display: flex; height: 12px; border-radius: 6px; overflow: hidden;
   background: {BAR_TRACK}; margin: 8px 0 4px; }}
 .bar span {{ display: block; height: 100%; }}
+.bar-label {{ margin: 0 0 8px; font-size: 14px; }}
+p.why {{ border-left: 4px solid {BAR_COLOURS["stated"]}; padding-left: 8px; }}
+.draft {{ border: 1px solid {_fg("neutral")}; background: {_bg("neutral")}; color: {_fg("neutral")};
+  border-radius: 6px; padding: 4px 12px; }}
 {bars}
 .target {{ border-top: 1px solid {BAR_TRACK}; padding-top: 8px; margin-top: 16px; }}
 .target h3 code {{ font-weight: normal; color: {_fg("muted")}; }}
@@ -343,7 +348,12 @@ NODE_HEIGHT = 36
 LAYER_GAP = 70
 ROW_GAP = 18
 MARGIN = 16
+#: Label lines break after a hyphen once longer than this; a longer piece widens its box.
 MAX_LABEL = 22
+#: Advance of one character of the 13px monospace label font (0.6 em, rounded up).
+CHAR_WIDTH = 8.0
+LINE_HEIGHT = 16
+LABEL_PAD = 10
 
 
 @dataclass(frozen=True)
@@ -439,8 +449,29 @@ def layered_layout(
     return Layout(layers, chains)
 
 
-def _label(text: str) -> str:
-    return text if len(text) <= MAX_LABEL else text[: MAX_LABEL - 1] + "…"
+def label_lines(text: str) -> list[str]:
+    """A node label broken after hyphens into lines of at most :data:`MAX_LABEL` characters.
+
+    Nothing is cut or split inside a word: a hyphen-free piece longer than the limit keeps
+    a line of its own and the box grows to fit it (see :func:`_node_size`).
+    """
+    lines: list[str] = []
+    current = ""
+    for piece in re.findall(r"[^-]+-?|-", text):
+        if current and len(current) + len(piece.rstrip("-")) > MAX_LABEL:
+            lines.append(current)
+            current = piece
+        else:
+            current += piece
+    lines.append(current)
+    return lines
+
+
+def _node_size(label: str) -> tuple[float, float]:
+    lines = label_lines(label)
+    width = max(NODE_WIDTH, max(len(line) for line in lines) * CHAR_WIDTH + 2 * LABEL_PAD)
+    height = max(NODE_HEIGHT, len(lines) * LINE_HEIGHT + 2 * LABEL_PAD)
+    return width, height
 
 
 def dependency_svg(mission: dict[str, Any]) -> str:
@@ -452,20 +483,38 @@ def dependency_svg(mission: dict[str, Any]) -> str:
     edges = [(dep, t["id"]) for t in targets for dep in t["depends_on"] if dep in by_id]
     goal = next((t["id"] for t in targets if t["kind"] == "goal"), None)
     layout = layered_layout(ids, edges, goal)
-    tallest = max((len(layer) for layer in layout.layers), default=1)
-    width = 2 * MARGIN + len(layout.layers) * NODE_WIDTH + (len(layout.layers) - 1) * LAYER_GAP
-    height = 2 * MARGIN + tallest * NODE_HEIGHT + (tallest - 1) * ROW_GAP
+    # every box is as wide as its column's widest label and as tall as its own label
+    size = {
+        node: _node_size(node) if not layout.is_dummy(node) else (0.0, float(NODE_HEIGHT))
+        for layer in layout.layers
+        for node in layer
+    }
+    columns = [max((size[n][0] for n in layer), default=NODE_WIDTH) for layer in layout.layers]
+    columns = [max(c, NODE_WIDTH) for c in columns]
+    heights = [
+        sum(size[n][1] for n in layer) + max(len(layer) - 1, 0) * ROW_GAP
+        for layer in layout.layers
+    ]
+    tallest = max(heights, default=NODE_HEIGHT)
+    width = 2 * MARGIN + sum(columns) + max(len(columns) - 1, 0) * LAYER_GAP
+    height = 2 * MARGIN + tallest
     box: dict[str, tuple[float, float]] = {}
+    node_width: dict[str, float] = {}
+    node_height: dict[str, float] = {}
+    left = float(MARGIN)
     for i, layer in enumerate(layout.layers):
-        offset = (tallest - len(layer)) * (NODE_HEIGHT + ROW_GAP) / 2
-        for j, node in enumerate(layer):
-            left = MARGIN + i * (NODE_WIDTH + LAYER_GAP)
-            box[node] = (left, MARGIN + offset + j * (NODE_HEIGHT + ROW_GAP))
+        top = MARGIN + (tallest - heights[i]) / 2
+        for node in layer:
+            box[node] = (left, top)
+            node_width[node] = columns[i]
+            node_height[node] = size[node][1]
+            top += size[node][1] + ROW_GAP
+        left += columns[i] + LAYER_GAP
     title = f"Dependency graph of {mission['title']}"
     flows = "; ".join(f"{a} → {b}" for a, b in edges) or "no dependencies between targets"
     statuses = ", ".join(f"{t['id']} ({t['status']})" for t in targets)
     desc = (
-        f"{len(targets)} targets, coloured by status: {statuses}. "
+        f"{plural(len(targets), 'target')}, coloured by status: {statuses}. "
         f"Arrows run from a target to what uses it: {flows}."
     )
     parts = [
@@ -487,18 +536,19 @@ def dependency_svg(mission: dict[str, Any]) -> str:
         incoming = sorted((e for e in edges if e[1] == node), key=lambda e: box[routes[e][-2]][1])
         for side, chosen in ((start, outgoing), (end, incoming)):
             for k, edge in enumerate(chosen):
-                side[edge] = box[node][1] + NODE_HEIGHT * (k + 1) / (len(chosen) + 1)
+                side[edge] = box[node][1] + node_height[node] * (k + 1) / (len(chosen) + 1)
     for a, b in edges:
         points = [box[n] for n in routes[(a, b)]]
-        sx, sy = points[0][0] + NODE_WIDTH, start[(a, b)]
+        sx, sy = points[0][0] + node_width[a], start[(a, b)]
         path = [f"M{sx:.1f},{sy:.1f}"]
-        for k, (x, y) in enumerate(points[1:], start=1):
+        steps = zip(points[1:], routes[(a, b)][1:], strict=True)
+        for k, ((x, y), through) in enumerate(steps, start=1):
             last = k == len(points) - 1
-            tx, ty = x, end[(a, b)] if last else y + NODE_HEIGHT / 2
+            tx, ty = x, end[(a, b)] if last else y + node_height[through] / 2
             bend = max((tx - sx) / 2, 20)
             path.append(f"C{sx + bend:.1f},{sy:.1f} {tx - bend:.1f},{ty:.1f} {tx:.1f},{ty:.1f}")
             if not last:  # through a dummy: straight across its column
-                sx, sy = x + NODE_WIDTH, ty
+                sx, sy = x + node_width[through], ty
                 path.append(f"L{sx:.1f},{sy:.1f}")
         parts.append(
             f'<path class="edge" data-from="{esc(a)}" data-to="{esc(b)}" '
@@ -513,12 +563,24 @@ def dependency_svg(mission: dict[str, Any]) -> str:
             f'<a class="node {esc(target["status"])}{kind}" data-target="{esc(node)}" '
             f'href="#target-{esc(node)}" aria-label="{esc(tip)}">'
             f"<title>{esc(tip)}</title>"
-            f'<rect x="{x:.1f}" y="{y:.1f}" width="{NODE_WIDTH}" height="{NODE_HEIGHT}" rx="6"/>'
-            f'<text x="{x + NODE_WIDTH / 2:.1f}" y="{y + NODE_HEIGHT / 2:.1f}" '
-            f'text-anchor="middle" dominant-baseline="central">{esc(_label(node))}</text></a>'
+            f'<rect x="{x:.1f}" y="{y:.1f}" width="{node_width[node]:.1f}" '
+            f'height="{node_height[node]:.1f}" rx="6"/>'
+            + _label_svg(node, x + node_width[node] / 2, y + node_height[node] / 2)
+            + "</a>"
         )
     parts.append("</svg>")
     return "".join(parts)
+
+
+def _label_svg(label: str, cx: float, cy: float) -> str:
+    """The label as one ``<text>`` with a ``<tspan>`` per line, centred on (cx, cy)."""
+    lines = label_lines(label)
+    spans = "".join(
+        f'<tspan x="{cx:.1f}" y="{cy + (i - (len(lines) - 1) / 2) * LINE_HEIGHT:.1f}">'
+        f"{esc(line)}</tspan>"
+        for i, line in enumerate(lines)
+    )
+    return f'<text text-anchor="middle" dominant-baseline="central">{spans}</text>'
 
 
 # ---------------------------------------------------------------- pages
@@ -552,7 +614,12 @@ def _chip(text: str, cls: str, title: str | None = None) -> str:
 
 
 def _status_cls(status: str) -> str:
-    return {"complete": "proved", "open": "stated", "incomplete": "missing"}.get(status, status)
+    return {
+        "complete": "proved",
+        "open": "stated",
+        "incomplete": "missing",
+        "draft": "neutral",
+    }.get(status, status)
 
 
 def _counts(targets: Iterable[dict[str, Any]]) -> dict[str, int]:
@@ -563,17 +630,19 @@ def _counts(targets: Iterable[dict[str, Any]]) -> dict[str, int]:
 
 
 def _bar(counts: dict[str, int]) -> str:
+    """Progress: the filled part is the share of counted targets proved, the rest is track."""
     counted = counts["proved"] + counts["stated"] + counts["missing"]
-    label = (
-        f"{counts['proved']} proved, {counts['stated']} stated, {counts['missing']} missing "
-        f"of {counted} counted targets"
+    share = counts["proved"] / counted if counted else 0.0
+    label = f"{counts['proved']} of {counted} counted targets proved ({100 * share:.0f}%)"
+    fill = (
+        f'<span class="proved" style="width:{100 * share:.2f}%"></span>' if counts["proved"] else ""
     )
-    segments = "".join(
-        f'<span class="{name}" style="width:{100 * counts[name] / counted:.2f}%"></span>'
-        for name in BAR_COLOURS
-        if counted and counts[name]
+    return (
+        f'<div class="bar" role="progressbar" aria-valuemin="0" aria-valuemax="{counted}" '
+        f'aria-valuenow="{counts["proved"]}" aria-label="{esc(label)}" '
+        f'title="{esc(label)}">{fill}</div>'
+        f'<p class="bar-label muted">{esc(label)}</p>'
     )
-    return f'<div class="bar" role="img" aria-label="{esc(label)}">{segments}</div>'
 
 
 def _count_text(counts: dict[str, int]) -> str:
@@ -702,12 +771,16 @@ def _target_section(
             f"{highlight_lean(target['lean'])}</code></pre>"
         )
     parts.append(f"<dl>{details}</dl>")
-    if target["reasons"]:
-        reasons = "".join(f"<li>{esc(r)}</li>" for r in target["reasons"])
-        parts.append(
-            f"<details><summary>Why not proved ({len(target['reasons'])})</summary>"
-            f"<ul>{reasons}</ul></details>"
-        )
+    if target["reasons"] and target["status"] != "proved":
+        first, *rest = target["reasons"]
+        heading = "Not counted here" if target["status"] == "external" else "Why not proved"
+        parts.append(f'<p class="why"><strong>{heading}:</strong> {esc(first)}</p>')
+        if rest:
+            more = "".join(f"<li>{esc(r)}</li>" for r in rest)
+            noun = "reason" if len(rest) == 1 else "reasons"
+            parts.append(
+                f"<details><summary>{len(rest)} more {noun}</summary><ul>{more}</ul></details>"
+            )
     parts.append("</article>")
     return "\n".join(parts)
 
@@ -745,6 +818,20 @@ def _history_section(entry: dict[str, Any], events: list[HistoryEvent]) -> str:
         )
     else:
         parts.append('<p class="muted">No revision recorded (statements not pinned yet).</p>')
+    regressions = entry.get("regressions") or []
+    if regressions:
+        parts.append("<h3>Recorded regressions</h3>")
+        rows = "".join(
+            f"<tr><td>{_target_link(r['target'])}</td><td>{esc(r['from'])} → "
+            f"{esc(r['to'] or 'not recorded')}</td><td>{esc(r['date'])}</td>"
+            f"<td>{esc(r['reason'])}</td><td><code>{esc(_short(r.get('commit')))}</code></td></tr>"
+            for r in regressions
+        )
+        parts.append(
+            "<table><thead><tr><th scope='col'>Target</th><th scope='col'>Change</th>"
+            "<th scope='col'>Date</th><th scope='col'>Reason</th>"
+            f"<th scope='col'>Commit</th></tr></thead><tbody>{rows}</tbody></table>"
+        )
     parts.append("<h3>Pin and status changes in git</h3>")
     if events:
         rows = "".join(
@@ -762,6 +849,28 @@ def _history_section(entry: dict[str, Any], events: list[HistoryEvent]) -> str:
     else:
         parts.append('<p class="muted">No git history for this mission file.</p>')
     return "\n".join(parts)
+
+
+def _target_link(target_id: str) -> str:
+    return f'<a href="#target-{esc(target_id)}">{esc(target_id)}</a>'
+
+
+def _placeholder_note(entry: dict[str, Any]) -> str:
+    """A draft's visible warning: where the TODO placeholders of ``missions new`` are left."""
+    found = entry.get("placeholders") or []
+    if not found:
+        return ""
+    items = "".join(
+        f"<li><code>{esc(p['file'])}:{esc(p['line'])}</code> {esc(p['text'])}</li>"
+        for p in found[:10]
+    )
+    more = f"<li>and {len(found) - 10} more</li>" if len(found) > 10 else ""
+    noun = "placeholder" if len(found) == 1 else "placeholders"
+    return (
+        f'<div class="draft"><p><strong>Draft:</strong> {len(found)} TODO {noun} left by '
+        f"<code>missions new</code>; the gate fails until they are filled in.</p>"
+        f"<ul>{items}{more}</ul></div>"
+    )
 
 
 def _event_change(event: HistoryEvent) -> str:
@@ -838,6 +947,7 @@ def mission_page(
             f'<nav class="toc" aria-label="On this page"><ul>{toc}</ul></nav>',
             '<dl class="meta">' + "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in meta) + "</dl>",
             _bar(counts),
+            _placeholder_note(entry),
             '<h2 id="summary">Summary</h2>',
             render_text(entry["summary"]),
             '<h2 id="graph">Dependency graph</h2>',
@@ -883,7 +993,6 @@ def _frontier_section(analysis: Analysis) -> str:
 
 
 def index_page(data: dict[str, Any], analysis: Analysis, footer: str) -> str:
-    summary = data["summary"]
     cards: list[str] = []
     for entry, mission in zip(data["missions"], analysis.missions, strict=True):
         counts = _counts(entry["targets"])
@@ -919,15 +1028,11 @@ def index_page(data: dict[str, Any], analysis: Analysis, footer: str) -> str:
             for v in gate["violations"]
         )
         gate_html = (
-            f"<p>{len(gate['violations'])} gate violation(s).</p>"
+            f"<p>{plural(len(gate['violations']), 'gate violation')}.</p>"
             "<table><thead><tr><th scope='col'>Rule</th><th scope='col'>Where</th>"
             f"<th scope='col'>Message</th></tr></thead><tbody>{rows_html}</tbody></table>"
         )
-    intro = (
-        f"{summary['missions']} missions ({summary['complete']} complete), "
-        f"{summary['targets']} targets: {summary['proved']} proved, {summary['stated']} "
-        f"stated, {summary['missing']} missing, {summary['external']} external."
-    )
+    intro = summary_line(data) + "."
     legend = "".join(f"<li>{_chip(s, s)}</li>" for s in STATUSES)
     body = "\n".join(
         [

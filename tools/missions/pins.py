@@ -16,6 +16,7 @@ from pathlib import Path
 
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
+from missions import gitinfo
 from missions.catalog import Mission, MissionFile
 from missions.errors import InputError
 from missions.lean.workspace import Workspace, module_path
@@ -69,6 +70,25 @@ def closure_paths(workspace: Workspace, modules: list[str]) -> list[Path]:
     return [module_path(workspace.root, m) for m in modules]
 
 
+#: ``pinned_at`` when no commit holds the pinned files as they are (uncommitted changes, or
+#: no git): the pin is honest about what it cannot point to.
+UNCOMMITTED = "uncommitted"
+
+
+def is_blank(reason: str | None) -> bool:
+    return reason is not None and not reason.strip()
+
+
+def needs_recording(mission_file: MissionFile, state: PinState, commit: str | None) -> bool:
+    """Whether :func:`apply_pin` would change the mission document."""
+    if state.digest is None:
+        return False
+    if not state.matches:
+        return True
+    recorded = mission_file.mission.lean.pinned_at
+    return recorded == UNCOMMITTED and commit not in (None, UNCOMMITTED)
+
+
 def apply_pin(
     mission_file: MissionFile,
     state: PinState,
@@ -81,6 +101,9 @@ def apply_pin(
 
     A first pin is recorded as revision 1 with reason ``initial``; a re-pin that changes the
     digest needs a reason, so weakening a statement always leaves a trace in the history.
+    ``commit`` is the commit that holds the closure files as they are, or :data:`UNCOMMITTED`;
+    a pin taken on uncommitted files gets its commit once they are committed and ``pin`` runs
+    again (the digest does not change, so no new revision is added).
     """
     if state.digest is None:
         raise InputError.single(
@@ -88,8 +111,24 @@ def apply_pin(
             mission_file.line("lean"),
             "cannot pin: " + "; ".join(state.problems or ["statement closure unavailable"]),
         )
+    if is_blank(reason):
+        raise InputError.single(
+            mission_file.path,
+            mission_file.line("lean"),
+            "--reason is blank; say why the statements changed (it is kept in "
+            "statement_history)",
+        )
+    doc = mission_file.doc
+    lean = doc["lean"]
     if state.matches:
-        return False
+        if not needs_recording(mission_file, state, commit):
+            return False
+        set_key(lean, "pinned_at", commit, after="statement_pin")
+        history = doc.get("statement_history") or []
+        last = history[-1] if history else {}
+        if last.get("digest") == state.digest and last.get("commit") in (None, UNCOMMITTED):
+            last["commit"] = commit
+        return True
     if state.recorded is not None and not reason:
         raise InputError.single(
             mission_file.path,
@@ -97,8 +136,6 @@ def apply_pin(
             f"statement closure of {mission_file.mission.id!r} changed since it was pinned; "
             "re-pin with --reason explaining the change",
         )
-    doc = mission_file.doc
-    lean = doc["lean"]
     set_key(
         lean,
         "statement_pin",
@@ -114,8 +151,24 @@ def apply_pin(
     entry = CommentedMap()
     entry["revision"] = last + 1
     entry["date"] = today
-    entry["reason"] = reason or "initial"
+    entry["reason"] = reason.strip() if reason else "initial"
     entry["digest"] = state.digest
     entry["commit"] = commit
     history.append(entry)
     return True
+
+
+def pin_commit(root: Path, workspace: Workspace, state: PinState) -> tuple[str, list[Path]]:
+    """The commit to record as ``pinned_at``, and the closure files that keep it from one.
+
+    HEAD only if it holds every closure file exactly as it is on disk; otherwise
+    :data:`UNCOMMITTED` and the files that differ (all of them when git cannot tell).
+    """
+    paths = closure_paths(workspace, state.modules)
+    head = gitinfo.head_commit(root)
+    if head is None:
+        return UNCOMMITTED, paths
+    changed = gitinfo.changed_since(root, head, paths)
+    if changed is None:
+        return UNCOMMITTED, paths
+    return (head, []) if not changed else (UNCOMMITTED, changed)

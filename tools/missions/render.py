@@ -2,59 +2,353 @@
 
 Rendering from the JSON contract (not from live objects) lets the start-up fast path print
 a cached result with nothing but rich loaded.
+
+The view is built for an 80-column terminal, like ``git status``: a summary line, then per
+mission a header line and one line per target (id whole, status, evidence, witness), then
+the reasons in an indented block under the mission. Nothing is a table that folds: on a
+terminal, reasons wrap at spaces with a hanging indent and identifiers are never split (a
+token longer than the line is printed whole and the terminal wraps it); when the output is
+not a terminal nothing wraps at all, so every line can be grepped. Colour comes from rich,
+which uses it only on a terminal and never when ``NO_COLOR`` is set.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from typing import Any
 
-from rich.table import Table
+from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
 
 STATUS_STYLE = {"proved": "green", "stated": "yellow", "missing": "red", "external": "cyan"}
+MISSION_STYLE = {"complete": "green", "open": "yellow", "incomplete": "red", "draft": "magenta"}
+
+#: Width of the status and evidence columns ("external", "source"/"kernel").
+STATUS_WIDTH = 8
+EVIDENCE_WIDTH = 6
+#: The id column never grows beyond what leaves this much room for the other columns.
+OTHER_COLUMNS = 2 + 1 + STATUS_WIDTH + 1 + EVIDENCE_WIDTH + 1 + len("witness FAIL")
+INDENT = "  "
 
 
 def status_text(status: str) -> Text:
     return Text(status, style=STATUS_STYLE.get(status, ""))
 
 
-def status_table(data: dict[str, Any], *, why: bool = False) -> Table:
-    table = Table(
-        title="Missions (source evidence: no sorry visible, not compiled)", title_justify="left"
-    )
-    table.add_column("mission", overflow="fold", ratio=1)
-    table.add_column("target", overflow="fold", ratio=1)
-    for column in ("kind", "status", "evidence", "witness"):
-        table.add_column(column, no_wrap=True, min_width=9)
-    table.add_column("why not proved", overflow="fold", ratio=2)
-    for mission in data["missions"]:
-        targets = mission["targets"]
-        for index, target in enumerate(targets):
-            reasons = target["reasons"] if why else target["reasons"][:1]
-            more = len(target["reasons"]) - len(reasons)
-            table.add_row(
-                Text(f"{mission['id']}\n[{mission['status']}]") if index == 0 else Text(""),
-                target["id"],
-                target["kind"],
-                status_text(target["status"]),
-                target["evidence"] or "-",
-                _witness_text(target.get("witness")),
-                Text("\n".join(reasons) + (f" (+{more})" if more else "")),
-                end_section=index == len(targets) - 1,
-            )
-    return table
-
-
-def _witness_text(witness: dict[str, Any] | None) -> Text:
-    if not witness:
-        return Text("-")
-    return Text("pass", "green") if witness.get("ok") else Text("FAIL", "red")
+def plural(count: int, noun: str) -> str:
+    """``1 mission``, ``2 missions``, ``0 missions``."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 def summary_line(data: dict[str, Any]) -> str:
+    """``10 missions, 2 complete · 46 targets: 5 proved, 36 stated, 5 external``.
+
+    ``proved`` is always named; other target counts only when not zero (as ``pytest -q``).
+    """
     s = data["summary"]
+    missions = plural(s["missions"], "mission")
+    states = [f"{s.get('complete', 0)} complete"]
+    if s.get("draft"):
+        states.append(f"{s['draft']} draft")
+    counts = [f"{s['proved']} proved"]
+    counts += [f"{s[k]} {k}" for k in ("stated", "missing", "external") if s.get(k)]
     return (
-        f"{s['missions']} missions ({s['complete']} complete), {s['targets']} targets: "
-        f"{s['proved']} proved, {s['stated']} stated, {s['missing']} missing, "
-        f"{s['external']} external"
+        f"{missions}, {', '.join(states)} · {plural(s['targets'], 'target')}: "
+        f"{', '.join(counts)}"
     )
+
+
+def evidence_line(data: dict[str, Any]) -> str:
+    if data.get("evidence") == "kernel":
+        return "evidence: the Lean kernel (audit of the built workspace)"
+    return "evidence: a source scan of the Lean files (no sorry visible; not compiled)"
+
+
+def wrap_words(first: str, text: str, indent: int, width: int | None) -> list[str]:
+    """``first + text`` broken at spaces into lines of at most ``width`` characters.
+
+    Continuation lines start with ``indent`` spaces. Words are never split: a word longer
+    than the room left gets a line of its own, longer than ``width``. ``width`` None means
+    one line, however long.
+    """
+    words = text.split()
+    if width is None or not words:
+        return [(first + " ".join(words)).rstrip()]
+    lines: list[str] = []
+    current = first + words[0]
+    for word in words[1:]:
+        if len(current) + 1 + len(word) <= width:
+            current += " " + word
+        else:
+            lines.append(current)
+            current = " " * indent + word
+    lines.append(current)
+    return lines
+
+
+def _id_width(missions: Iterable[dict[str, Any]], width: int | None) -> int:
+    longest = max((len(t["id"]) for m in missions for t in m["targets"]), default=4)
+    if width is None:
+        return longest
+    return max(4, min(longest, width - OTHER_COLUMNS))
+
+
+def _mission_header(mission: dict[str, Any]) -> Text:
+    targets = mission["targets"]
+    counted = [t for t in targets if t["status"] != "external"]
+    proved = sum(t["status"] == "proved" for t in counted)
+    external = len(targets) - len(counted)
+    line = Text()
+    line.append(mission["id"], style="bold")
+    line.append("  ")
+    line.append(mission["status"], style=MISSION_STYLE.get(mission["status"], ""))
+    line.append(f" · {proved} of {len(counted)} proved")
+    if external:
+        line.append(f", {external} external")
+    return line
+
+
+def _target_line(target: dict[str, Any], id_width: int) -> Text:
+    line = Text(INDENT)
+    line.append(target["id"].ljust(id_width))
+    line.append(" ")
+    status = target["status"]
+    evidence = target["evidence"] or ""
+    witness = target.get("witness")
+    line.append(status.ljust(STATUS_WIDTH), style=STATUS_STYLE.get(status, ""))
+    if evidence or witness:
+        line.append(" " + evidence.ljust(EVIDENCE_WIDTH))
+    if isinstance(witness, dict):
+        ok = bool(witness.get("ok"))
+        line.append(" witness ")
+        line.append("pass" if ok else "FAIL", style="green" if ok else "bold red")
+    line.rstrip()
+    return line
+
+
+def _reason_lines(mission: dict[str, Any], why: bool, width: int | None) -> list[Text]:
+    """The indented block under a mission: why targets are not proved, placeholders."""
+    lines: list[Text] = []
+    placeholders = mission.get("placeholders") or []
+    if placeholders:
+        first = placeholders[0]
+        text = (
+            f"{plural(len(placeholders), 'placeholder')} (TODO) left from `missions new`, "
+            f"first at {first['file']}:{first['line']}; `missions check` lists them"
+        )
+        for piece in wrap_words(INDENT + "draft: ", text, 4, width):
+            lines.append(Text(piece, style="magenta"))
+    entries: list[tuple[str, list[str]]] = []
+    for target in mission["targets"]:
+        reasons = list(target["reasons"])
+        if not reasons or target["status"] == "proved":
+            continue
+        if not why:
+            if target["status"] == "external":
+                continue
+            more = len(reasons) - 1
+            reasons = [reasons[0] + (f" (+{more} more: --why)" if more else "")]
+        entries.append((target["id"], reasons))
+    if not entries:
+        return lines
+    lines.append(Text(INDENT + "why not proved:", style="dim"))
+    for target_id, reasons in entries:
+        if len(reasons) == 1:
+            pieces = wrap_words(f"{INDENT * 2}{target_id}: ", reasons[0], 6, width)
+            lines.append(_labelled(pieces[0], target_id))
+            lines.extend(Text(p) for p in pieces[1:])
+            continue
+        lines.append(_labelled(f"{INDENT * 2}{target_id}:", target_id))
+        for reason in reasons:
+            lines.extend(Text(p) for p in wrap_words(f"{INDENT * 3}- ", reason, 8, width))
+    return lines
+
+
+def _labelled(line: str, label: str) -> Text:
+    """``line`` with the target id it starts with in bold."""
+    text = Text(line)
+    start = line.index(label)
+    text.stylize("bold", start, start + len(label))
+    return text
+
+
+def status_lines(
+    data: dict[str, Any], *, why: bool = False, width: int | None = None
+) -> list[Text]:
+    """Every line of the status view below the summary line.
+
+    ``width`` is the terminal's width; None (output is not a terminal) means no line is
+    ever broken. Identifiers are never broken either way.
+    """
+    missions = data["missions"]
+    id_width = _id_width(missions, width)
+    lines = [Text(evidence_line(data), style="dim")]
+    for mission in missions:
+        lines.append(Text())
+        lines.append(_mission_header(mission))
+        lines.extend(_target_line(t, id_width) for t in mission["targets"])
+        lines.extend(_reason_lines(mission, why, width))
+    return lines
+
+
+def print_status(console: Console, data: dict[str, Any], *, why: bool = False) -> None:
+    """Print the whole view: summary line first, then :func:`status_lines`.
+
+    On a terminal the lines are fitted to its width; otherwise they are written whole.
+    ``soft_wrap`` keeps rich from folding or cropping anything itself.
+    """
+    width = console.width if console.is_terminal else None
+    lines = [Text(summary_line(data), style="bold"), *status_lines(data, why=why, width=width)]
+    console.print(Text("\n").join(lines), soft_wrap=True)
+
+
+class StatusView:
+    """:func:`status_lines` as a rich renderable, fitted to the console it is printed on.
+
+    Kept for callers that print ``status_table(data)`` and then ``summary_line(data)``; new
+    code calls :func:`print_status`, which also keeps piped lines whole (a console prints a
+    renderable cropped to its width unless asked for ``soft_wrap``).
+    """
+
+    def __init__(self, data: dict[str, Any], *, why: bool = False) -> None:
+        self.data = data
+        self.why = why
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = options.max_width if console.is_terminal else None
+        yield from _joined(status_lines(self.data, why=self.why, width=width))
+
+
+def _joined(lines: list[Text]) -> Iterator[Text]:
+    for line in lines:
+        line.no_wrap = True
+        line.overflow = "ignore"
+        yield line
+
+
+def status_table(data: dict[str, Any], *, why: bool = False) -> StatusView:
+    """The view without its summary line (see :class:`StatusView`)."""
+    return StatusView(data, why=why)
+
+
+# ---------------------------------------------------------------- missions show
+
+
+def _prose(text: str, indent: int, width: int | None, style: str = "") -> list[Text]:
+    """Paragraphs (split at blank lines) wrapped at spaces with ``indent`` on every line."""
+    lines: list[Text] = []
+    paragraphs = [p for p in text.strip().split("\n\n") if p.strip()]
+    for index, paragraph in enumerate(paragraphs):
+        if index:
+            lines.append(Text())
+        pad = " " * indent
+        lines.extend(Text(p, style=style) for p in wrap_words(pad, paragraph, indent, width))
+    return lines
+
+
+def _item(label: str, text: str, indent: int, width: int | None, style: str = "") -> list[Text]:
+    """``label`` then ``text`` wrapped with continuation lines under the text's start."""
+    first = " " * indent + label
+    return [Text(p, style=style) for p in wrap_words(first, text, indent + 2, width)]
+
+
+def _pin_words(pin: dict[str, Any]) -> str:
+    if pin["recorded"] is None:
+        return "not pinned (run `missions pin`)"
+    state = "ok" if pin["matches"] else "CHANGED since the pin"
+    at = pin.get("pinned_at")
+    if not at:
+        return f"{state} (commit not recorded)"
+    return f"{state} (pinned at {at if at == 'uncommitted' else at[:12]})"
+
+
+def show_lines(data: dict[str, Any], *, width: int | None = None) -> list[Text]:
+    """``missions show``: one mission from its ``report --format json`` entry.
+
+    Prose wraps at spaces (``width`` None: never); Lean code is printed line by line exactly
+    as written, indented by four spaces, and never wrapped or cut here.
+    """
+    lines: list[Text] = [Text(data["title"], style="bold")]
+    meta = f"{data['id']} · {data['category']} · {data['status']} · module {data['module']}"
+    lines += _item("", meta, 0, width)
+    lines += _item("statement pin: ", _pin_words(data["pin"]), 0, width)
+    lines.append(Text())
+    lines += _prose(data["summary"], 0, width)
+    for placeholder in data.get("placeholders") or []:
+        lines += _item(
+            "draft: ",
+            f"TODO left at {placeholder['file']}:{placeholder['line']}",
+            0,
+            width,
+            "magenta",
+        )
+    lines += [Text(), Text("Sources", style="bold")]
+    for source in data["sources"]:
+        refs = " ".join(
+            f"{label}:{source[key]}"
+            for label, key in (("arXiv", "arxiv"), ("doi", "doi"), ("url", "url"))
+            if source.get(key)
+        )
+        lines += _item(f"[{source['key']}] ", f"{source['citation']} {refs}".strip(), 2, width)
+        for locator in source.get("locators", []):
+            lines += _item("· ", locator, 6, width)
+    if data["conventions"]:
+        lines += [Text(), Text("Conventions", style="bold")]
+        for convention in data["conventions"]:
+            lines += _item("· ", convention, 2, width)
+    if data.get("facts"):
+        lines += [Text(), Text("Facts", style="bold")]
+        for fact in data["facts"]:
+            lines += _item(f"[{fact['id']}] ", fact["text"].strip(), 2, width)
+    for target in data["targets"]:
+        lines += [Text(), *_target_heading(target, width)]
+        lines += _prose(target["informal"], 2, width)
+        locator = " ".join(x for x in (target.get("source"), target.get("locator")) if x)
+        if locator:
+            lines += _item("source: ", locator, 2, width, "dim")
+        if target["depends_on"]:
+            lines += _item("depends on: ", ", ".join(target["depends_on"]), 2, width, "dim")
+        provenance = target["provenance"]
+        lines += _item(
+            "provenance: ",
+            f"statement {provenance['statement']}, proof {provenance.get('proof', 'none')}",
+            2,
+            width,
+            "dim",
+        )
+        fingerprints = target.get("fingerprints")
+        if fingerprints:
+            lines += _item(
+                "kernel fingerprint: ",
+                f"value {fingerprints['value']}, closure {fingerprints['closure']}, "
+                f"{plural(len(fingerprints.get('definitions') or {}), 'workspace definition')} "
+                f"(Lean {fingerprints.get('lean')}, Mathlib "
+                f"{(fingerprints.get('mathlib') or '?')[:12]})",
+                2,
+                width,
+                "dim",
+            )
+        if target.get("lean"):
+            lines.append(Text())
+            lines += [Text("    " + line, style="cyan") for line in target["lean"].splitlines()]
+        elif target.get("external"):
+            ext = target["external"]
+            where = " ".join(str(ext[k]) for k in ("repository", "commit", "path") if ext.get(k))
+            lines += _item("external: ", where, 2, width)
+        if target["reasons"] and target["status"] != "proved":
+            lines.append(Text("  why not proved:", style="dim"))
+            for reason in target["reasons"]:
+                lines += _item("- ", reason, 4, width, "yellow")
+    return lines
+
+
+def _target_heading(target: dict[str, Any], width: int | None) -> list[Text]:
+    """``goal (goal) stated · source · Title``: wrapped at spaces, never cut."""
+    status = target["status"]
+    head = f"{target['id']} ({target['kind']}) {status} · {target['evidence'] or '-'} · "
+    pieces = wrap_words(head, target["title"], 2, width)
+    first = Text(pieces[0])
+    first.stylize("bold", 0, len(target["id"]))
+    start = len(target["id"]) + len(target["kind"]) + 4
+    first.stylize(STATUS_STYLE.get(status, ""), start, start + len(status))
+    return [first, *(Text(p) for p in pieces[1:])]

@@ -8,10 +8,13 @@ more); ``report_json`` adds sources, dependencies, pins and the gate for dashboa
 from __future__ import annotations
 
 import datetime as dt
+from pathlib import Path
 from typing import Any
 
 from missions import gitinfo
 from missions.gate import GateResult
+from missions.placeholders import Placeholder, mission_placeholders
+from missions.render import plural
 from missions.status import Analysis, MissionStatus, TargetStatus, Violation
 
 STATUS_MARK = {"proved": "✅", "stated": "📝", "missing": "❌", "external": "🔗"}
@@ -46,15 +49,24 @@ def target_json(status: TargetStatus, witness: dict[str, Any] | None = None) -> 
 
 
 def mission_json(
-    mission: MissionStatus, witnesses: dict[str, dict[str, Any]] | None = None
+    mission: MissionStatus,
+    witnesses: dict[str, dict[str, Any]] | None = None,
+    placeholders: list[Placeholder] | None = None,
+    root: Path | None = None,
 ) -> dict[str, Any]:
+    """One mission; with ``placeholders`` left from ``missions new`` its status is ``draft``."""
     info = mission.file.mission
     witnesses = witnesses or {}
+    placeholders = placeholders or []
     return {
         "id": info.id,
         "title": info.title,
         "category": info.category,
-        "status": mission.status,
+        "status": "draft" if placeholders else mission.status,
+        "placeholders": [
+            {"file": _rel(p.path, root), "line": p.line, "text": p.text} for p in placeholders
+        ],
+        "regressions": [r.model_dump(mode="json", by_alias=True) for r in info.regressions],
         "module": info.lean.module,
         "pin": {
             "recorded": mission.pin.recorded,
@@ -73,13 +85,35 @@ def status_json(
     evidence: str = "source",
     witnesses: dict[str, dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
-    """The ``status --json`` contract; ``witnesses`` are the last witness results per target."""
+    """The ``status --json`` contract; ``witnesses`` are the last witness results per target.
+
+    A mission with placeholders is a ``draft``: the summary counts it there, never as
+    ``complete``.
+    """
+    missions = []
+    summary = analysis.summary()
+    summary["draft"] = 0
+    for mission in analysis.missions:
+        found = mission_placeholders(analysis.workspace, mission.file)
+        missions.append(mission_json(mission, witnesses, found, analysis.root))
+        if found:
+            summary["draft"] += 1
+            summary["complete"] -= mission.status == "complete"
     return {
         "root": str(analysis.root),
         "evidence": evidence,
-        "missions": [mission_json(m, witnesses) for m in analysis.missions],
-        "summary": analysis.summary(),
+        "missions": missions,
+        "summary": summary,
     }
+
+
+def _rel(path: Path, root: Path | None) -> str:
+    if root is not None:
+        try:
+            return str(path.relative_to(root))
+        except ValueError:
+            pass
+    return str(path)
 
 
 def violation_json(violation: Violation) -> dict[str, Any]:
@@ -107,9 +141,18 @@ def report_json(analysis: Analysis, gate: GateResult) -> dict[str, Any]:
         entry["sources"] = [s.model_dump(exclude_none=True) for s in info.sources]
         entry["conventions"] = info.conventions
         entry["statement_history"] = [r.model_dump(mode="json") for r in info.statement_history]
+        entry["facts"] = [f.model_dump(exclude_none=True) for f in info.facts]
         for target_entry, status in zip(entry["targets"], mission.targets, strict=True):
-            target_entry["informal"] = status.target.informal.strip()
+            target = status.target
+            target_entry["informal"] = target.informal.strip()
             target_entry["lean"] = _lean_statement(analysis, status)
+            target_entry["source"] = target.source
+            target_entry["locator"] = target.locator
+            target_entry["external"] = (
+                target.external.model_dump(exclude_none=True) if target.external else None
+            )
+            if target.fingerprints is not None:
+                target_entry["fingerprints"] = target.fingerprints.model_dump(mode="json")
     data["gate"] = gate_json(gate)
     return data
 
@@ -119,23 +162,25 @@ def _cell(text: str) -> str:
 
 
 def report_markdown(analysis: Analysis, gate: GateResult) -> str:
-    summary = analysis.summary()
+    data = status_json(analysis)
+    summary = data["summary"]
+    drafts = f", {summary['draft']} draft" if summary["draft"] else ""
     lines = [
         "# Missions report",
         "",
-        f"{summary['missions']} missions ({summary['complete']} complete), "
-        f"{summary['targets']} targets: {summary['proved']} proved, {summary['stated']} stated, "
-        f"{summary['missing']} missing, {summary['external']} external. "
-        "Evidence: source scan (no Lean run).",
+        f"{plural(summary['missions'], 'mission')} ({summary['complete']} complete{drafts}), "
+        f"{plural(summary['targets'], 'target')}: {summary['proved']} proved, "
+        f"{summary['stated']} stated, {summary['missing']} missing, "
+        f"{summary['external']} external. Evidence: source scan (no Lean run).",
         "",
         "| mission | category | status | proved | stated | missing | pin |",
         "|---|---|---|---:|---:|---:|---|",
     ]
-    for mission in analysis.missions:
+    for entry, mission in zip(data["missions"], analysis.missions, strict=True):
         counts = {k: sum(t.status == k for t in mission.targets) for k in STATUS_MARK}
         pin = "ok" if mission.pin.matches else ("unpinned" if not mission.pin.pinned else "CHANGED")
         lines.append(
-            f"| {mission.id} | {mission.file.mission.category} | {mission.status} | "
+            f"| {mission.id} | {mission.file.mission.category} | {entry['status']} | "
             f"{counts['proved']} | {counts['stated']} | {counts['missing']} | {pin} |"
         )
     lines += ["", "## Gate", ""]
@@ -147,6 +192,7 @@ def report_markdown(analysis: Analysis, gate: GateResult) -> str:
             lines.append(
                 f"| `{violation.rule}` | `{violation.location()}` | {_cell(violation.message)} |"
             )
+    lines += _regressions_markdown(data, gate)
     for mission in analysis.missions:
         info = mission.file.mission
         lines += ["", f"## {info.title} (`{info.id}`)", "", info.summary.strip(), ""]
@@ -160,3 +206,26 @@ def report_markdown(analysis: Analysis, gate: GateResult) -> str:
                 f"{status.evidence or '-'} | `{target.statement or '-'}` | {_cell(why)} |"
             )
     return "\n".join(lines) + "\n"
+
+
+def _regressions_markdown(data: dict[str, Any], gate: GateResult) -> list[str]:
+    """Losses of ``proved``: the unrecorded ones (gate) and the recorded ones (YAML)."""
+    unrecorded = [v for v in gate.violations if v.rule == "status-regression"]
+    recorded = [(m["id"], r) for m in data["missions"] for r in m["regressions"]]
+    if not unrecorded and not recorded:
+        return []
+    lines = ["", "## Regressions", ""]
+    if unrecorded:
+        lines.append("Not recorded (the gate fails):")
+        lines.append("")
+        lines += [f"- **{v.mission}/{v.target}**: {_cell(v.message)}" for v in unrecorded]
+        lines.append("")
+    if recorded:
+        lines += ["| target | from | to | date | reason | commit |", "|---|---|---|---|---|---|"]
+        for mission_id, r in recorded:
+            commit = (r.get("commit") or "-")[:10]
+            lines.append(
+                f"| {mission_id}/{r['target']} | {r['from']} | {r['to'] or 'not recorded'} | "
+                f"{r['date']} | {_cell(r['reason'])} | {commit} |"
+            )
+    return lines

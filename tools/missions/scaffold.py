@@ -1,7 +1,8 @@
-"""``missions new``: a mission skeleton that the gate accepts once pinned.
+"""``missions new``: a mission skeleton for people to fill in.
 
 The placeholder goal is ``False`` on purpose: nobody can "prove" a mission before its real
-statement is written, and the first ``missions pin`` after filling it in records it.
+statement is written, and the first ``missions pin`` after filling it in records it. Every
+text to write is marked ``TODO``; the gate fails (rule ``placeholder``) until none is left.
 """
 
 from __future__ import annotations
@@ -9,10 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.scalarstring import DoubleQuotedScalarString, FoldedScalarString
+
 from missions.catalog import ID_PATTERN
 from missions.errors import InputError
 from missions.lean.workspace import module_path
-from missions.yamlio import atomic_write_text
+from missions.yamlio import atomic_write_text, dump_document
 
 
 @dataclass
@@ -22,30 +26,80 @@ class Scaffold:
     files: dict[Path, str]
 
 
+#: Longest mission id accepted: ids become file names and, camel-cased, Lean module names.
+MAX_ID_LENGTH = 64
+#: Longest component of a Lean module name (it becomes a directory or file name).
+MAX_MODULE_PART = 100
+
+#: The marker of text ``missions new`` leaves for people to fill in; ``missions check`` fails
+#: (rule ``placeholder``) while any is left in the mission YAML or its statement docstrings.
+PLACEHOLDER = "TODO"
+
+
 def default_module(mission_id: str) -> str:
     return "Formal." + "".join(part.capitalize() for part in mission_id.split("-"))
 
 
-def plan(root: Path, mission_id: str, module: str | None, title: str | None) -> Scaffold:
+def _check_id(root: Path, mission_id: str) -> None:
+    where = root / "missions"
+    if not mission_id:
+        raise InputError.single(where, 1, "the mission id is empty")
+    if len(mission_id) > MAX_ID_LENGTH:
+        raise InputError.single(
+            where,
+            1,
+            f"mission id is {len(mission_id)} characters long; use at most {MAX_ID_LENGTH}",
+        )
     if not ID_PATTERN.match(mission_id):
         raise InputError.single(
-            root / "missions", 1, f"mission id {mission_id!r} must be kebab-case (a-z, 0-9, -)"
+            where,
+            1,
+            f"mission id {mission_id!r} must be kebab-case: lower-case letters and digits in "
+            "words joined by single hyphens (e.g. 'lp-ft')",
         )
-    module = module or default_module(mission_id)
-    if not module.startswith("Formal.") or not all(p.isidentifier() for p in module.split(".")):
+
+
+def _check_module(root: Path, module: str) -> None:
+    parts = module.split(".")
+    if parts[0] != "Formal" or len(parts) < 2 or not all(p.isidentifier() for p in parts):
         raise InputError.single(
             root / "missions", 1, f"module {module!r} must be a Lean name under Formal."
         )
+    longest = max(parts, key=len)
+    if len(longest) > MAX_MODULE_PART:
+        raise InputError.single(
+            root / "missions",
+            1,
+            f"module component {longest[:20]}... is {len(longest)} characters long; "
+            f"use at most {MAX_MODULE_PART}",
+        )
+
+
+def _check_title(root: Path, title: str) -> None:
+    if not title.strip():
+        raise InputError.single(root / "missions", 1, "the title is blank")
+    if any(ord(c) < 32 or ord(c) == 127 for c in title):
+        raise InputError.single(
+            root / "missions", 1, "the title must be one line without control characters"
+        )
+
+
+def plan(root: Path, mission_id: str, module: str | None, title: str | None) -> Scaffold:
+    _check_id(root, mission_id)
+    module = module or default_module(mission_id)
+    _check_module(root, module)
+    title = mission_id.replace("-", " ").capitalize() if title is None else title
+    _check_title(root, title)
     namespace = module
-    title = title or mission_id.replace("-", " ").capitalize()
     yaml_path = root / "missions" / f"{mission_id}.yaml"
     base = module_path(root, module).with_suffix("")
+    lean_title = _lean_comment_text(title)
     files = {
-        yaml_path: _yaml(mission_id, title, module, namespace),
-        base / "Defs.lean": _defs(namespace, title),
-        base / "Statements.lean": _statements(namespace, module, title),
-        base / "Proofs.lean": _proofs(namespace, module, title),
-        module_path(root, module): _root_module(module, title),
+        yaml_path: mission_yaml(mission_id, title, module, namespace),
+        base / "Defs.lean": _defs(namespace, lean_title),
+        base / "Statements.lean": _statements(namespace, module, lean_title),
+        base / "Proofs.lean": _proofs(namespace, module, lean_title),
+        module_path(root, module): _root_module(module, lean_title),
     }
     clashes = [p for p in files if p.exists()]
     if clashes:
@@ -54,56 +108,85 @@ def plan(root: Path, mission_id: str, module: str | None, title: str | None) -> 
 
 
 def write(root: Path, scaffold: Scaffold) -> list[Path]:
-    """Create every file, then register the module in ``Formal.lean``; undo on failure."""
+    """Create every file, then register the module in ``Formal.lean``; undo on failure.
+
+    Call it holding the workspace write lock (``Formal.lean`` is read, changed and written).
+    """
     written: list[Path] = []
+    current_path: Path = root
     try:
         for path, text in scaffold.files.items():
+            current_path = path
             path.parent.mkdir(parents=True, exist_ok=True)
             atomic_write_text(path, text)
             written.append(path)
-        index = root / "Formal.lean"
+        index = current_path = root / "Formal.lean"
         line = f"import {scaffold.module}\n"
         current = index.read_text(encoding="utf-8") if index.exists() else ""
         if line not in current.splitlines(keepends=True):
             if current and not current.endswith("\n"):
                 current += "\n"
             atomic_write_text(index, current + line)
-    except BaseException:
+    except BaseException as exc:
         for path in written:
             path.unlink(missing_ok=True)
+        if isinstance(exc, OSError):
+            raise InputError.single(
+                current_path, 1, f"cannot write: {exc.strerror or exc}"
+            ) from None
         raise
     return written
 
 
-def _yaml(mission_id: str, title: str, module: str, namespace: str) -> str:
-    return f"""id: {mission_id}
-title: "{title}"
-category: research-paper
-summary: >
-  TODO: what the result says and why it matters, in your own words.
-sources:
-  - key: source
-    citation: "TODO: authors, title, venue, year"
-    locators: ["TODO: section, theorem, PDF page, equation"]
-lean:
-  module: {module}
-conventions:
-  - "TODO: scope and modelling choices the source fixes"
-targets:
-  - id: goal
-    kind: goal
-    title: "TODO: the main theorem"
-    informal: >
-      TODO: the claim in words and formulas.
-    source: source
-    locator: "TODO"
-    statement: {namespace}.Goal
-    proof: {namespace}.goal
-    depends_on: []
-    provenance: {{statement: literature-sourced, proof: none}}
-    status: stated
-    evidence: source
-"""
+def mission_yaml(mission_id: str, title: str, module: str, namespace: str) -> str:
+    """The scaffold's mission YAML, built as data and dumped by ruamel (any title is safe)."""
+    todo = PLACEHOLDER
+    source = CommentedMap()
+    source["key"] = "source"
+    source["citation"] = f"{todo}: authors, title, venue, year"
+    source["locators"] = _flow([f"{todo}: section, theorem, PDF page, equation"])
+    provenance = CommentedMap()
+    provenance["statement"] = "literature-sourced"
+    provenance["proof"] = "none"
+    provenance.fa.set_flow_style()
+    goal = CommentedMap()
+    goal["id"] = "goal"
+    goal["kind"] = "goal"
+    goal["title"] = f"{todo}: the main theorem"
+    goal["informal"] = FoldedScalarString(f"{todo}: the claim in words and formulas.\n")
+    goal["source"] = "source"
+    goal["locator"] = todo
+    goal["statement"] = f"{namespace}.Goal"
+    goal["proof"] = f"{namespace}.goal"
+    goal["depends_on"] = _flow([])
+    goal["provenance"] = provenance
+    goal["status"] = "stated"
+    goal["evidence"] = "source"
+    lean = CommentedMap()
+    lean["module"] = module
+    doc = CommentedMap()
+    doc["id"] = mission_id
+    doc["title"] = DoubleQuotedScalarString(title)  # quoted: no YAML 1.1 reader sees a bool
+    doc["category"] = "research-paper"
+    doc["summary"] = FoldedScalarString(
+        f"{todo}: what the result says and why it matters, in your own words.\n"
+    )
+    doc["sources"] = CommentedSeq([source])
+    doc["lean"] = lean
+    doc["conventions"] = CommentedSeq([f"{todo}: scope and modelling choices the source fixes"])
+    doc["targets"] = CommentedSeq([goal])
+    return dump_document(doc)
+
+
+def _flow(items: list[str]) -> CommentedSeq:
+    seq = CommentedSeq(items)
+    seq.fa.set_flow_style()
+    return seq
+
+
+def _lean_comment_text(text: str) -> str:
+    """``text`` safe inside a Lean block comment (which nests, so neither marker may occur)."""
+    return text.replace("/-", "/ -").replace("-/", "- /")
 
 
 def _defs(namespace: str, title: str) -> str:
@@ -133,8 +216,9 @@ closure that `missions pin` hashes.
 
 namespace {namespace}
 
-/-- The mission's goal. Placeholder (unprovable on purpose): replace it with the statement,
-citing its source locator, then run `missions pin`. -/
+/-- TODO: the mission's goal, citing its source locator (paper, section, PDF page,
+equation). The placeholder `False` cannot be proved on purpose: replace it with the
+statement, then run `missions pin`. -/
 def Goal : Prop := False
 
 end {namespace}

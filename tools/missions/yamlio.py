@@ -11,8 +11,12 @@ from __future__ import annotations
 
 import io
 import os
+import re
+import signal
 import tempfile
+import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +30,9 @@ from missions.errors import InputError, Problem
 MAX_EXPANDED_NODES = 50_000
 #: Files larger than this are refused before parsing.
 MAX_FILE_BYTES = 2_000_000
+#: Deepest nesting of mappings and lists accepted. Real mission files nest about five levels.
+MAX_DEPTH = 64
+TOO_DEEP = f"YAML nested deeper than {MAX_DEPTH} levels"
 
 
 def _round_trip() -> YAML:
@@ -94,12 +101,19 @@ def fast_load(text: str) -> Any:
 
 
 def structure_problems(path: Path, doc: Any) -> list[Problem]:
-    """Reject explicit tags, recursion and alias expansion beyond the node budget."""
+    """Reject explicit tags, recursion, deep nesting and alias expansion beyond the budget.
+
+    The walk is iterative: a 2 KB file nested a thousand levels deep must give one line, not
+    exhaust the interpreter's stack (and no later recursive walk ever sees such a document).
+    """
     problems: list[Problem] = []
     sizes: dict[int, int] = {}
     on_stack: set[int] = set()
+    # frames of containers being walked: [node, children, accumulated size]
+    stack: list[tuple[Any, Iterator[tuple[Any, Any]], list[int]]] = []
 
-    def walk(node: Any, parent: Any, key: Any) -> int:
+    def enter(node: Any, parent: Any, key: Any) -> int | None:
+        """The size of a finished node, or None once its frame is pushed."""
         ident = id(node)
         if ident in sizes:
             return sizes[ident]
@@ -112,24 +126,40 @@ def structure_problems(path: Path, doc: Any) -> list[Problem]:
                     str(path), node_line(parent, key), f"explicit YAML tag {tag!r} is not allowed"
                 )
             )
-        size = 1
-        if isinstance(node, dict | list):
-            on_stack.add(ident)
-            children: Iterator[tuple[Any, Any]] = (
-                iter(node.items()) if isinstance(node, dict) else enumerate(node)
-            )
-            for child_key, child in children:
-                size += walk(child, node, child_key)
-                if size > MAX_EXPANDED_NODES:
-                    raise _TooLarge(node_line(node, child_key))
-            on_stack.discard(ident)
-        sizes[ident] = size
-        return size
+        if not isinstance(node, dict | list):
+            sizes[ident] = 1
+            return 1
+        if len(stack) >= MAX_DEPTH:
+            raise _TooDeep(node_line(parent, key))
+        on_stack.add(ident)
+        children: Iterator[tuple[Any, Any]] = (
+            iter(node.items()) if isinstance(node, dict) else enumerate(node)
+        )
+        stack.append((node, children, [1]))
+        return None
 
     try:
-        walk(doc, None, None)
+        enter(doc, None, None)
+        while stack:
+            node, children, size = stack[-1]
+            step = next(children, None)
+            if step is None:
+                stack.pop()
+                on_stack.discard(id(node))
+                sizes[id(node)] = size[0]
+                if stack:
+                    stack[-1][2][0] += size[0]
+                continue
+            child_key, child = step
+            done = enter(child, node, child_key)
+            if done is not None:
+                size[0] += done
+            if size[0] > MAX_EXPANDED_NODES:
+                raise _TooLarge(node_line(node, child_key))
     except _Recursive as exc:
         problems.append(Problem(str(path), exc.line, "recursive YAML alias", "yaml"))
+    except _TooDeep as exc:
+        problems.append(Problem(str(path), exc.line, TOO_DEEP, "yaml"))
     except _TooLarge as exc:
         problems.append(
             Problem(
@@ -150,6 +180,38 @@ class _Recursive(Exception):
 class _TooLarge(Exception):
     def __init__(self, line: int) -> None:
         self.line = line
+
+
+class _TooDeep(Exception):
+    def __init__(self, line: int) -> None:
+        self.line = line
+
+
+def nesting_line(text: str) -> int:
+    """The first line where the text nests deeper than :data:`MAX_DEPTH` (else 1).
+
+    An estimate from brackets and indentation, for locating a problem the loader found;
+    the round-trip parser, which knows lines, is slow and recursive on such input.
+    """
+    flow = 0
+    indents: list[int] = []
+    for number, line in enumerate(text.splitlines(), 1):
+        content = line.lstrip(" ")
+        if content and not content.startswith("#"):
+            indent = len(line) - len(content)
+            while indents and indents[-1] >= indent:
+                indents.pop()
+            indents.append(indent)
+        for char in content:
+            if char in "[{":
+                flow += 1
+                if flow + len(indents) > MAX_DEPTH:
+                    return number
+            elif char in "]}":
+                flow = max(flow - 1, 0)
+        if flow + len(indents) > MAX_DEPTH:
+            return number
+    return 1
 
 
 def read_text(path: Path) -> str:
@@ -204,20 +266,94 @@ def dump_document(doc: CommentedMap) -> str:
     return stream.getvalue()
 
 
-def atomic_write_text(path: Path, text: str) -> None:
-    """Replace ``path`` with ``text`` so a crash leaves either the old or the new file."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+#: Signals whose default action would kill the process in the middle of a write.
+_DEFERRED_SIGNALS = tuple(
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
+
+
+@contextmanager
+def deferred_signals() -> Iterator[None]:
+    """Hold back SIGINT, SIGTERM and SIGHUP until the block is done, then act on them.
+
+    A write interrupted between creating its temporary file and renaming it would leave the
+    temporary file behind; with the signals held back the write either happens completely
+    or not at all. Outside the main thread (where handlers cannot be set) it does nothing.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    received: list[int] = []
+    previous: dict[int, Any] = {}
+
+    def hold(signum: int, frame: Any) -> None:
+        received.append(signum)
+
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        if path.exists():
-            os.chmod(tmp, path.stat().st_mode & 0o777)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+        for signum in _DEFERRED_SIGNALS:
+            try:
+                previous[signum] = signal.signal(signum, hold)
+            except (OSError, ValueError):  # not settable here: leave that signal alone
+                continue
+        yield
+    finally:
+        for signum, handler in previous.items():
+            # None: the old handler was not set from Python; the default is the best guess
+            signal.signal(signum, signal.SIG_DFL if handler is None else handler)
+        for signum in dict.fromkeys(received):
+            signal.raise_signal(signum)
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Replace ``path`` with ``text`` so a crash leaves either the old or the new file.
+
+    The temporary file sits next to ``path`` (``os.replace`` is atomic only within one file
+    system) and is removed on any failure; signals that would end the process are held back
+    until the rename is done (see :func:`deferred_signals`).
+    """
+    with deferred_signals():
+        tmp: str | None = None
+        try:
+            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TEMP_SUFFIX, dir=path.parent)
+            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+                handle.write(text)
+                handle.flush()
+                os.fsync(handle.fileno())
+            if path.exists():
+                os.chmod(tmp, path.stat().st_mode & 0o777)
+            os.replace(tmp, path)
+        except BaseException:
+            if tmp is not None:
+                Path(tmp).unlink(missing_ok=True)
+            raise
+
+
+#: Suffix of the temporary files :func:`atomic_write_text` creates (``.<name>.<random>.tmp``).
+TEMP_SUFFIX = ".tmp"
+
+
+def remove_stale_temporaries(directory: Path) -> list[Path]:
+    """Delete temporary files a killed writer left in ``directory``; return them.
+
+    Only call this while holding the workspace write lock: then no other writer can be
+    between creating its temporary file and renaming it.
+    """
+    removed: list[Path] = []
+    try:
+        entries = list(directory.iterdir())
+    except OSError:
+        return removed
+    for entry in entries:
+        if _STALE_TEMP.match(entry.name):
+            try:
+                entry.unlink()
+            except OSError:
+                continue
+            removed.append(entry)
+    return removed
+
+
+_STALE_TEMP = re.compile(r"^\..+\.[A-Za-z0-9_]{8}\.tmp$")
 
 
 def set_key(mapping: CommentedMap, key: str, value: object, *, after: str | None = None) -> None:

@@ -1,0 +1,216 @@
+"""Inputs that used to crash: each gives one ``path:line: message`` line and exit 2.
+
+Unreadable files are simulated where the tests run as root (root reads any file whatever
+its mode); where they do not, the same cases also run with a real ``chmod 000``.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from ruamel.yaml import YAML
+from typer.testing import CliRunner
+
+from conftest import copy_repo_workspace
+from missions.catalog import load_catalog
+
+runner = CliRunner()
+READERS = ("status", "check", "validate", "show mae-normalized-pixel")
+WRITERS = ("sync", "pin")
+AS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    from missions.cli import app
+
+    result = runner.invoke(app, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def one_line(stderr: str, prefix: str, fragment: str) -> None:
+    lines = stderr.strip().splitlines()
+    assert len(lines) == 1, stderr
+    assert lines[0].startswith(prefix), lines[0]
+    assert fragment in lines[0], lines[0]
+    assert "internal error" not in stderr and "Traceback" not in stderr
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    return copy_repo_workspace(tmp_path)
+
+
+@pytest.fixture
+def unreadable(monkeypatch: pytest.MonkeyPatch) -> Iterator[set[Path]]:
+    """Paths in this set behave as if mode 000: listing and reading them is refused."""
+    blocked: set[Path] = set()
+    iterdir, read_bytes, os_open = Path.iterdir, Path.read_bytes, os.open
+
+    def no_iterdir(self: Path) -> Iterator[Path]:
+        if self in blocked:
+            raise PermissionError(13, "Permission denied", str(self))
+        return iterdir(self)
+
+    def no_read(self: Path) -> bytes:
+        if self in blocked:
+            raise PermissionError(13, "Permission denied", str(self))
+        return read_bytes(self)
+
+    def no_open(path: object, flags: int, *args: object, **kwargs: object) -> int:
+        if isinstance(path, str | os.PathLike) and Path(path) in blocked:
+            raise PermissionError(13, "Permission denied", str(path))
+        return os_open(path, flags, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Path, "iterdir", no_iterdir)
+    monkeypatch.setattr(Path, "read_bytes", no_read)
+    monkeypatch.setattr(os, "open", no_open)
+    monkeypatch.setattr(os, "access", lambda p, mode: Path(p) not in blocked)
+    yield blocked
+
+
+def test_unlistable_missions_directory(repo: Path, unreadable: set[Path]) -> None:
+    unreadable.add(repo / "missions")
+    for command in READERS + WRITERS:
+        code, _, stderr = run(*command.split(), "--root", str(repo))
+        assert code == 2, command
+        one_line(stderr, f"{repo / 'missions'}:1: ", "Permission denied")
+
+
+def test_unreadable_yaml_with_a_warm_cache_is_never_answered_from_the_cache(
+    repo: Path, unreadable: set[Path]
+) -> None:
+    for command in ("status", "check"):
+        code, _, _ = run(command, "--root", str(repo))
+        assert code == 0  # caches warm
+    path = repo / "missions" / "mae-normalized-pixel.yaml"
+    path.chmod(0)  # changes the status-change time the cache is keyed by
+    unreadable.add(path)
+    try:
+        for command in READERS + WRITERS:
+            code, _, stderr = run(*command.split(), "--root", str(repo))
+            assert code == 2, command
+            one_line(stderr, f"{path}:1: ", "cannot read file: Permission denied")
+    finally:
+        path.chmod(0o644)
+
+
+def test_unreadable_yaml_is_caught_even_if_its_stat_is_unchanged(
+    repo: Path, unreadable: set[Path]
+) -> None:
+    assert run("status", "--root", str(repo))[0] == 0
+    path = repo / "missions" / "mae-normalized-pixel.yaml"
+    unreadable.add(path)  # same size, mtime and ctime: only the access check can tell
+    code, _, stderr = run("check", "--root", str(repo))
+    assert code == 2
+    one_line(stderr, f"{path}:1: ", "Permission denied")
+
+
+@pytest.mark.skipif(AS_ROOT, reason="root reads files whatever their mode")
+def test_real_chmod_000_through_the_installed_command(repo: Path) -> None:
+    script = Path(sys.executable).parent / "missions"
+    env = {**os.environ, "NO_COLOR": "1"}
+
+    def missions(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [str(script), *args, "--root", str(repo)],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=120,
+            check=False,
+        )
+
+    assert missions("status").returncode == 0
+    yaml = repo / "missions" / "lp-ft.yaml"
+    yaml.chmod(0)
+    try:
+        for command in ("status", "check"):
+            done = missions(command)
+            assert done.returncode == 2, (command, done.stdout)
+            one_line(done.stderr, f"{yaml}:1: ", "Permission denied")
+    finally:
+        yaml.chmod(0o644)
+    (repo / "missions").chmod(0)
+    try:
+        for command in ("status", "check", "sync"):
+            done = missions(command)
+            assert done.returncode == 2, (command, done.stdout)
+            one_line(done.stderr, f"{repo / 'missions'}:1: ", "Permission denied")
+    finally:
+        (repo / "missions").chmod(0o755)
+
+
+@pytest.mark.parametrize("style", ["flow", "block"])
+def test_yaml_nested_a_thousand_levels_deep(repo: Path, style: str) -> None:
+    path = repo / "missions" / "deep.yaml"
+    if style == "flow":
+        text = "id: " + "[" * 1000 + "]" * 1000 + "\n"
+    else:
+        text = "".join(" " * depth + "a:\n" for depth in range(1000))
+    path.write_text(text, encoding="utf-8")
+    assert len(text.encode()) < 600_000
+    line = 1 if style == "flow" else 65  # where the 65th level opens
+    for command in ("status", "check", "validate"):
+        code, _, stderr = run(command, "--root", str(repo))
+        assert code == 2, command
+        one_line(stderr, f"{path}:{line}: ", "YAML nested deeper than 64 levels")
+
+
+def test_nesting_limit_reports_the_line(tmp_path: Path) -> None:
+    from missions.yamlio import MAX_DEPTH, load_document, structure_problems
+
+    path = tmp_path / "x.yaml"
+    lines = ["top: 1"] + [" " * (2 * depth) + "k:" for depth in range(MAX_DEPTH + 5)]
+    path.write_text("\n".join(lines) + " 1\n", encoding="utf-8")
+    doc = YAML(typ="safe").load(path.read_text(encoding="utf-8"))
+    problems = structure_problems(path, doc)
+    assert [p.message for p in problems] == [f"YAML nested deeper than {MAX_DEPTH} levels"]
+    with pytest.raises(Exception, match="nested deeper"):
+        load_document(path)
+
+
+def test_a_300_character_id_in_new(repo: Path) -> None:
+    code, _, stderr = run("new", "a" * 300, "--root", str(repo))
+    assert code == 2
+    one_line(stderr, f"{repo / 'missions'}:1: ", "300 characters long; use at most 64")
+    code, _, stderr = run("new", "ok-id", "--module", "Formal." + "M" * 300, "--root", str(repo))
+    assert code == 2
+    one_line(stderr, f"{repo / 'missions'}:1: ", "use at most 100")
+    assert not (repo / "missions" / "ok-id.yaml").exists()
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        'a "quoted" title',
+        "it's: # not a comment",
+        "yes",
+        "null",
+        "- leading dash",
+        "{a: b} [c]",
+        "back\\slash and ü — ∀ε",
+        "  padded  ",
+        "-/ closes a Lean comment /-",
+    ],
+)
+def test_new_writes_valid_yaml_for_any_title(repo: Path, title: str) -> None:
+    code, _, stderr = run("new", "toy", "--title", title, "--root", str(repo))
+    assert code == 0, stderr
+    path = repo / "missions" / "toy.yaml"
+    for typ in ("safe", "rt"):
+        assert YAML(typ=typ).load(path.read_text(encoding="utf-8"))["title"] == title
+    mission = load_catalog(repo, use_cache=False).get("toy").mission
+    assert mission.title == title
+    code, _, stderr = run("status", "toy", "--json", "--root", str(repo))
+    assert code == 0, stderr  # and the Lean files (title in comments) still scan
+
+
+def test_new_refuses_a_multi_line_title(repo: Path) -> None:
+    code, _, stderr = run("new", "toy", "--title", "two\nlines", "--root", str(repo))
+    assert code == 2
+    one_line(stderr, f"{repo / 'missions'}:1: ", "one line")

@@ -1,0 +1,256 @@
+"""The terminal views: ``status`` and ``show`` at 80 and 120 columns and piped, and the help.
+
+Expectations come from the ``status --json`` data of a copy of this repository's workspace
+(plus a target whose reasons hold a token longer than any line), never from a hard-coded
+catalogue.
+"""
+
+from __future__ import annotations
+
+import copy
+import io
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rich.console import Console
+from typer.testing import CliRunner
+
+from conftest import copy_repo_workspace
+from missions.cli import app
+from missions.render import print_status, show_lines, status_lines, summary_line
+
+runner = CliRunner()
+LONG_TOKEN = "Formal/" + "VeryLongDirectoryName/" * 6 + "Proofs.lean:12"
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return copy_repo_workspace(tmp_path_factory.mktemp("view"))
+
+
+@pytest.fixture(scope="module")
+def data(repo: Path) -> dict[str, Any]:
+    result = runner.invoke(app, ["status", "--json", "--root", str(repo)])
+    assert result.exit_code == 0, result.stderr
+    loaded: dict[str, Any] = json.loads(result.stdout)
+    # one more target whose reasons are long and hold an unbreakable token
+    mission = copy.deepcopy(loaded["missions"][0])
+    mission["id"] = "zz-synthetic"
+    mission["targets"] = [
+        {
+            "id": "a-target-with-a-rather-long-identifier-indeed",
+            "kind": "milestone",
+            "statement": "X.Y",
+            "proof": "X.y",
+            "status": "stated",
+            "evidence": "source",
+            "witness": {"ok": False},
+            "reasons": [
+                "sorry in Formal.Something.quite_long_name at " + LONG_TOKEN + " (used by x)",
+                "a second reason that only --why shows",
+            ],
+        }
+    ]
+    loaded["missions"].append(mission)
+    return loaded
+
+
+def render(data: dict[str, Any], *, width: int, tty: bool, why: bool = False) -> str:
+    buffer = io.StringIO()
+    console = Console(
+        file=buffer, width=width, force_terminal=tty, color_system=None, highlight=False
+    )
+    print_status(console, data, why=why)
+    return buffer.getvalue()
+
+
+def words(text: str) -> str:
+    return " ".join(text.split())
+
+
+def open_targets(data: dict[str, Any]) -> list[dict[str, Any]]:
+    return [
+        t
+        for m in data["missions"]
+        for t in m["targets"]
+        if t["reasons"] and t["status"] not in ("proved", "external")
+    ]
+
+
+@pytest.mark.parametrize("width", [80, 120])
+def test_terminal_view_fits_the_width_and_never_splits_a_word(
+    data: dict[str, Any], width: int
+) -> None:
+    text = render(data, width=width, tty=True)
+    lines = text.splitlines()
+    assert lines[0] == summary_line(data)  # the summary comes first
+    for line in lines:
+        if len(line) > width:  # only a word that cannot fit anywhere may stick out
+            assert LONG_TOKEN in line.split(), line
+    tokens = set(text.split())
+    for mission in data["missions"]:
+        assert mission["id"] in tokens
+        for target in mission["targets"]:
+            assert target["id"] in tokens  # whole, never broken across lines
+    # wrapping only turned spaces into line breaks: the words are those of the piped view
+    assert words(text) == words(render(data, width=width, tty=False))
+
+
+@pytest.mark.parametrize("width", [80, 120])
+def test_first_reasons_appear_under_their_mission_and_why_shows_all(
+    data: dict[str, Any], width: int
+) -> None:
+    text = words(render(data, width=width, tty=True))
+    for target in open_targets(data):
+        assert words(f"{target['id']}: {target['reasons'][0]}") in text
+        for extra in target["reasons"][1:]:
+            assert words(extra) not in text
+    full = words(render(data, width=width, tty=True, why=True))
+    for target in open_targets(data):
+        for reason in target["reasons"]:
+            assert words(reason) in full
+
+
+def test_piped_output_has_no_inserted_line_breaks(data: dict[str, Any]) -> None:
+    text = render(data, width=80, tty=False)  # a console that is not a terminal
+    lines = text.splitlines()
+    assert lines == [summary_line(data), *(line.plain for line in status_lines(data))]
+    for target in open_targets(data):
+        first = target["reasons"][0]
+        assert any(line.endswith(first) or first in line for line in lines)
+    assert max(len(line) for line in lines) > 80  # long lines stay long
+    assert "\x1b[" not in text
+
+
+def test_the_command_is_piped_in_tests_and_matches_the_renderer(
+    repo: Path, data: dict[str, Any]
+) -> None:
+    result = runner.invoke(app, ["status", "--root", str(repo)])
+    assert result.exit_code == 0
+    real = copy.deepcopy(data)
+    real["missions"] = [m for m in real["missions"] if m["id"] != "zz-synthetic"]
+    expected = [summary_line(real), *(line.plain for line in status_lines(real))]
+    assert result.stdout.splitlines() == expected
+
+
+def test_colour_only_on_a_terminal_and_never_with_no_color(
+    data: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def coloured(tty: bool) -> bool:
+        """Whether any SGR sequence sets a colour (bold and dim are not colours)."""
+        buffer = io.StringIO()
+        print_status(Console(file=buffer, width=80, force_terminal=tty), data)
+        for params in re.findall(r"\x1b\[([0-9;]*)m", buffer.getvalue()):
+            codes = {int(p) for p in params.split(";") if p}
+            if any(30 <= c <= 49 or 90 <= c <= 107 for c in codes):
+                return True
+        return False
+
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    assert coloured(True) and not coloured(False)
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert not coloured(True)
+
+
+def test_summary_line_counts_and_plurals() -> None:
+    one = {
+        "summary": {
+            "missions": 1,
+            "complete": 0,
+            "targets": 1,
+            "proved": 0,
+            "stated": 1,
+            "missing": 0,
+            "external": 0,
+        }
+    }
+    assert summary_line(one) == "1 mission, 0 complete · 1 target: 0 proved, 1 stated"
+    many = {"summary": {**one["summary"], "missions": 2, "targets": 3, "external": 2}}
+    assert summary_line(many) == (
+        "2 missions, 0 complete · 3 targets: 0 proved, 1 stated, 2 external"
+    )
+
+
+# ---------------------------------------------------------------- show
+
+
+@pytest.fixture(scope="module")
+def show_data(repo: Path) -> dict[str, Any]:
+    result = runner.invoke(app, ["status", "--json", "--root", str(repo)])
+    mission_id = json.loads(result.stdout)["missions"][0]["id"]
+    result = runner.invoke(app, ["show", mission_id, "--json", "--root", str(repo)])
+    assert result.exit_code == 0
+    loaded: dict[str, Any] = json.loads(result.stdout)
+    target = next(t for t in loaded["targets"] if t.get("lean"))
+    target["lean"] += "\n  theorem_like_line_that_is_far_too_wide " + "(h : x = y) " * 12
+    target["title"] = "A title long enough to need more than one line at eighty columns " * 2
+    return loaded
+
+
+@pytest.mark.parametrize("width", [80, 120, None])
+def test_show_keeps_lean_code_verbatim_and_titles_whole(
+    show_data: dict[str, Any], width: int | None
+) -> None:
+    lines = [line.plain for line in show_lines(show_data, width=width)]
+    text = words("\n".join(lines))
+    for target in show_data["targets"]:
+        for code_line in (target.get("lean") or "").splitlines():
+            assert "    " + code_line in lines  # indentation intact, never re-flowed
+        assert words(target["title"]) in text
+    assert words(show_data["title"]) in text
+    if width is not None:
+        code = {"    " + c for t in show_data["targets"] for c in (t.get("lean") or "").split("\n")}
+        for line in lines:
+            assert len(line) <= width or line in code or len(line.split()) <= 2, line
+
+
+def test_show_through_the_cli_prints_code_lines_whole(repo: Path) -> None:
+    result = runner.invoke(app, ["show", "mae-normalized-pixel", "--root", str(repo)])
+    assert result.exit_code == 0
+    data = json.loads(
+        runner.invoke(app, ["show", "mae-normalized-pixel", "--json", "--root", str(repo)]).stdout
+    )
+    for target in data["targets"]:
+        for code_line in (target.get("lean") or "").splitlines():
+            assert "    " + code_line in result.stdout.splitlines()
+
+
+# ---------------------------------------------------------------- help
+
+
+COMMANDS = ["status", "show", "validate", "check", "pin", "sync", "report", "new", "doctor",
+            "build", "export", "witness"]
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_help_shows_metavars_and_choices_not_internal_types(command: str) -> None:
+    result = runner.invoke(app, [command, "--help"], terminal_width=80)
+    assert result.exit_code == 0
+    text = result.stdout
+    assert not re.search(r"<(list\[|str|path|int|bool)", text), text
+    assert "{ID}" not in text and "[ids]" not in text
+    for line in text.splitlines():
+        assert not re.search(r"\w-$", line), line  # no word broken at a hyphen
+    usage = text.splitlines()[0]
+    if command in ("status", "check", "pin", "sync", "report", "build", "export", "witness"):
+        assert usage.endswith("[OPTIONS] [IDS]...")
+    if command in ("show", "new"):
+        assert usage.endswith("[OPTIONS] ID")
+
+
+@pytest.mark.parametrize(
+    ("command", "choices"),
+    [("report", "--format [md|json|html]"), ("export", "--format [json|dojo|comparator]"),
+     ("witness", "--budget [quick|full]")],
+)
+def test_help_lists_the_choices(command: str, choices: str) -> None:
+    assert choices in runner.invoke(app, [command, "--help"]).stdout
+
+
+def test_wrong_choice_names_the_choices(repo: Path) -> None:
+    result = runner.invoke(app, ["report", "--format", "pdf", "--root", str(repo)])
+    assert result.exit_code == 2
+    assert "unknown format 'pdf'; choose one of md, json, html" in result.stderr
