@@ -33,7 +33,8 @@ def fingerprint(root: str | os.PathLike[str], ids: list[str]) -> str:
     for path in paths:
         try:
             stat = os.stat(path)
-            parts.append(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}")
+            # ctime too: `chmod` changes only it, and an unreadable YAML must not be answered
+            parts.append(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\0{stat.st_ctime_ns}")
         except OSError:
             parts.append(f"{path}\0-")
     for path, stat in lean_file_stats(top, library_roots(top)):
@@ -115,12 +116,9 @@ def try_status(argv: list[str]) -> bool:
 
     from rich.console import Console
 
-    from missions.render import status_table, summary_line
+    from missions.render import print_status
 
-    data = json.loads(text.decode())
-    console = Console(highlight=False)
-    console.print(status_table(data, why=why))
-    console.print(summary_line(data))
+    print_status(Console(highlight=False), json.loads(text.decode()), why=why)
     return True
 
 

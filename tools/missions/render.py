@@ -14,10 +14,10 @@ which uses it only on a terminal and never when ``NO_COLOR`` is set.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from typing import Any
 
-from rich.console import Console, ConsoleOptions, RenderResult
+from rich.console import Console
 from rich.text import Text
 
 STATUS_STYLE = {"proved": "green", "stated": "yellow", "missing": "red", "external": "cyan"}
@@ -200,35 +200,6 @@ def print_status(console: Console, data: dict[str, Any], *, why: bool = False) -
     width = console.width if console.is_terminal else None
     lines = [Text(summary_line(data), style="bold"), *status_lines(data, why=why, width=width)]
     console.print(Text("\n").join(lines), soft_wrap=True)
-
-
-class StatusView:
-    """:func:`status_lines` as a rich renderable, fitted to the console it is printed on.
-
-    Kept for callers that print ``status_table(data)`` and then ``summary_line(data)``; new
-    code calls :func:`print_status`, which also keeps piped lines whole (a console prints a
-    renderable cropped to its width unless asked for ``soft_wrap``).
-    """
-
-    def __init__(self, data: dict[str, Any], *, why: bool = False) -> None:
-        self.data = data
-        self.why = why
-
-    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        width = options.max_width if console.is_terminal else None
-        yield from _joined(status_lines(self.data, why=self.why, width=width))
-
-
-def _joined(lines: list[Text]) -> Iterator[Text]:
-    for line in lines:
-        line.no_wrap = True
-        line.overflow = "ignore"
-        yield line
-
-
-def status_table(data: dict[str, Any], *, why: bool = False) -> StatusView:
-    """The view without its summary line (see :class:`StatusView`)."""
-    return StatusView(data, why=why)
 
 
 # ---------------------------------------------------------------- missions show
