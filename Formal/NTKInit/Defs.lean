@@ -32,10 +32,15 @@ arXiv:1806.07572v4). It contains definitions only.
 Layer indices are shifted by one so that `ℓ : ℕ` is always allowed:
 `covKernel σ β d ℓ = Σ^{(ℓ+1)}`, `covDotKernel σ β d ℓ = Σ̇^{(ℓ+2)}` and
 `ntkLimit σ β d ℓ = Θ^{(ℓ+1)}_∞`.
-The expectation over a centered Gaussian pair `(U, V)` uses Mathlib's `multivariateGaussian`
+The expectation over a centered Gaussian pair `(U, V)` uses Mathlib's
+`ProbabilityTheory.multivariateGaussian` (file `Probability/Distributions/Gaussian/Multivariate`)
 on `EuclideanSpace ℝ (Fin 2)` with the `2 × 2` Gram matrix of the previous kernel as covariance
-(singular covariances included). Nothing about these kernels (positive semidefiniteness,
-integrability) is assumed here: that is the content of the covariance-validity milestone.
+(singular covariances included). `multivariateGaussian μ S` is the image of the standard Gaussian
+under `x ↦ μ + CFC.sqrt S x`; for a matrix `S` that is not positive semidefinite `CFC.sqrt S` is
+the junk value `0` and the law is the Dirac mass at `μ`, whose covariance is `0`, not `S`.
+Nothing about these kernels (positive semidefiniteness, integrability) is assumed here: the
+covariance-validity milestone (`Formal.NTKInit.CovarianceValid`) asserts that every Gram matrix
+passed to `multivariateGaussian` is positive semidefinite, which excludes the junk case.
 The derivative `σ'` in `Σ̇` is Mathlib's `deriv σ` (`0` where `σ` is not differentiable; for
 Lipschitz `σ` this is the almost-everywhere derivative of Remark 3, PDF p. 5).
 
@@ -135,7 +140,9 @@ def gramMatrix {E ι : Type*} (K : E → E → ℝ) (X : ι → E) : Matrix ι �
 
 /-- `𝔼[g(U) g(V)]` for a centered Gaussian pair `(U, V)` whose covariance matrix is the Gram
 matrix of `K` on `(x, y)`, i.e. `[[K(x,x), K(x,y)], [K(y,x), K(y,y)]]` (Section 4.1, PDF p. 5).
-The pair law is Mathlib's `multivariateGaussian 0 _` on `EuclideanSpace ℝ (Fin 2)`. -/
+The pair law is Mathlib's `multivariateGaussian 0 _` on `EuclideanSpace ℝ (Fin 2)`. If that Gram
+matrix were not positive semidefinite the law would be the junk Dirac mass at `0`; for the kernels
+`covKernel σ β d ℓ` used below, `CovarianceValid` (with the family `![x, y]`) rules this out. -/
 def gaussPairExpect {E : Type*} (K : E → E → ℝ) (g : ℝ → ℝ) (x y : E) : ℝ :=
   ∫ u : EuclideanSpace ℝ (Fin 2), g (u 0) * g (u 1)
     ∂(multivariateGaussian (0 : EuclideanSpace ℝ (Fin 2)) (gramMatrix K ![x, y]))
@@ -167,7 +174,10 @@ def ntkLimit (σ : ℝ → ℝ) (β : ℝ) (d : ℕ) :
 
 /-- The covariance matrix of the limiting output vector (Section 4.1, Proposition 1, PDF p. 5):
 entry `((i, k), (j, k'))` is `Σ^{(h+1)}(x_i, x_j) δ_{kk'}`, i.e. the `q` output coordinates are
-independent centered Gaussian processes of covariance `Σ^{(L)}`, `L = h + 1`. -/
+independent centered Gaussian processes of covariance `Σ^{(L)}`, `L = h + 1`. It is the Gram
+matrix of `Σ^{(L)}` on `X` tensored with `I_q`, hence positive semidefinite whenever that Gram
+matrix is (`CovarianceValid`), so `multivariateGaussian 0 (outputCov …)` is not the junk Dirac
+law. -/
 def outputCov (σ : ℝ → ℝ) (β : ℝ) (d h q : ℕ) {N : ℕ} (X : Fin N → EuclideanSpace ℝ (Fin d)) :
     Matrix (Fin N × Fin q) (Fin N × Fin q) ℝ :=
   Matrix.of fun a b => if a.2 = b.2 then covKernel σ β d h (X a.1) (X b.1) else 0
