@@ -24,9 +24,12 @@ Appendix D. Definitions only.
   state `k = τ`) and `Run.shadow t k = M⁻¹ ∑ᵢ x_i^{(t,k)}` is the shadow iterate `x̄^{(t,k)}`,
   defined at every local step.
 
-The run records the algorithm and the measurability and square integrability of its iterates and
-oracle draws; oracle properties are hypotheses of the statements. No drift bound, progress bound or
-convergence property appears in the model.
+The run records the algorithm, the measurability of its iterates and oracle draws, and the
+square integrability of the draws (from `StochasticRun`). The square integrability of the iterates
+is not a field: it follows from `point_zero` (a deterministic start), `point_local`,
+`point_average` and the draws' square integrability by induction on the step (every step is
+covered when `τ ≥ 1`, which every statement assumes). Oracle properties are hypotheses of the
+statements. No drift bound, progress bound or convergence property appears in the model.
 -/
 
 open MeasureTheory ProbabilityTheory
@@ -64,14 +67,14 @@ Appendix D.1 after equation (27), PDF p. 87): a run with `M` clients, `τ` local
 constant learning rate `η` and deterministic initial model `x₀`, on the filtered probability space
 `(Ω, P, ℱ)` indexed by the global step `t τ + k`. It extends the shared
 `Formal.Common.StochasticRun` with one agent per client: `point (t τ + k) i` is `x_i^{(t,k)}` and
-`dir (t τ + k) i` is `g_i^{(t,k)}`, for `k < τ`. Local states are square integrable. The update
-fields say: all clients start at `x₀`; within a round `x_i^{(t,k+1)} = x_i^{(t,k)} - η g_i^{(t,k)}`;
-after the last local step all clients restart from the average of the terminal states. -/
+`dir (t τ + k) i` is `g_i^{(t,k)}`, for `k < τ`. The update fields say: all clients start at
+`x₀`; within a round `x_i^{(t,k+1)} = x_i^{(t,k)} - η g_i^{(t,k)}`; after the last local step all
+clients restart from the average of the terminal states. Square integrability of the local states
+is derived, not a field: for `τ ≥ 1` it follows from these updates and `dir_memLp` by induction on
+the step. -/
 structure Run {Ω : Type*} {m0 : MeasurableSpace Ω} (P : Measure Ω) (ℱ : Filtration ℕ m0)
     (M d τ : ℕ) (η : ℝ) (x₀ : Vec d)
     extends Formal.Common.StochasticRun P ℱ (Fin M) (Vec d) where
-  /-- Local states have finite second moments. -/
-  point_memLp : ∀ n i, MemLp (point n i) 2 P
   /-- Every client starts at the deterministic model `x₀`. -/
   point_zero : ∀ i ω, point 0 i ω = x₀
   /-- Local SGD step inside round `t`: `x_i^{(t,k+1)} = x_i^{(t,k)} - η g_i^{(t,k)}`, `k + 1 < τ`.

@@ -32,9 +32,11 @@ Tick layout of the filtration `ℱ : Filtration ℕ m0` (`ℱ n` is the full his
   `x^{r+1} = x^r + (ηg / S) ∑_{i ∈ A_r} (y_{i,K}^r - x^r)`; Option II sets
   `c_i^{r+1} = K⁻¹ ∑_{k<K} g_{i,k}^r` for `i ∈ A_r` and keeps `c_i^r` otherwise.
 
-The run records the algorithm and the measurability, square integrability and sampling law of its
-randomness. Oracle properties are hypotheses of the statements; no descent inequality, drift bound
-or convergence property appears in the model.
+The run records the algorithm and the measurability and sampling law of its randomness, and the
+square integrability of the oracle answers (from `StochasticRun`); the square integrability of
+the iterates, server models and controls follows from these and is not recorded. Oracle properties
+are hypotheses of the statements; no descent inequality, drift bound or convergence property
+appears in the model.
 -/
 
 open MeasureTheory ProbabilityTheory
@@ -105,10 +107,18 @@ and the deterministic initial server model `x₀`. It extends the shared
 point and oracle answer of client `i` at tick `n` (see the module docstring for the tick layout).
 
 Fields: the server models `x^r`, the stored controls `c_i^r`, the sampled subsets `A_r`; their
-measurability with respect to the full history and square integrability (also of the local
-iterates); the sampling law (uniform over size-`S` subsets, independent of the history before the
-sampling tick); and the update equations. The initial controls are left free: each statement fixes
-them. Oracle properties are not fields. -/
+measurability with respect to the full history; the sampling law (uniform over size-`S` subsets,
+independent of the history before the sampling tick); and the update equations. The initial
+controls are left free: each statement fixes them. Oracle properties are not fields.
+
+Square integrability of the local iterates, server models and controls is deliberately not a
+field: it is derived, not assumed. The oracle answers are square integrable (`dir_memLp` of
+`StochasticRun`), `x⁰` is deterministic, every local iterate, server model and later control is a
+finite combination of these (`point_round`, `server_succ`, `control_succ`; the sums over the
+random subset `A_r` are sums over `i` of indicator terms of the measurable events `i ∈ A_r`), and
+each statement fixes the initial controls to a deterministic vector or to an average of oracle
+answers. Query points at ticks that play no role (a sampling tick, and the warm-start ticks of
+the convex statement) are unconstrained apart from their measurability. -/
 structure Run {Ω : Type*} {m0 : MeasurableSpace Ω} (P : Measure Ω) (ℱ : Filtration ℕ m0)
     (N d K S : ℕ) (ηl ηg : ℝ) (x₀ : Space d)
     extends Formal.Common.StochasticRun P ℱ (Fin N) (Space d) where
@@ -118,16 +128,10 @@ structure Run {Ω : Type*} {m0 : MeasurableSpace Ω} (P : Measure Ω) (ℱ : Fil
   control : ℕ → Fin N → Ω → Space d
   /-- The subset `A_r` of clients sampled in round `r`. -/
   sample : ℕ → Ω → Finset (Fin N)
-  /-- Local iterates (query points) are square integrable. -/
-  point_memLp : ∀ n i, MemLp (point n i) 2 P
   /-- `x^r` is known at the start of round `r`. -/
   server_measurable : ∀ r, Measurable[ℱ (roundStart K r)] (server r)
-  /-- `x^r` is square integrable. -/
-  server_memLp : ∀ r, MemLp (server r) 2 P
   /-- `c_i^r` is known at the start of round `r`. -/
   control_measurable : ∀ r i, Measurable[ℱ (roundStart K r)] (control r i)
-  /-- `c_i^r` is square integrable. -/
-  control_memLp : ∀ r i, MemLp (control r i) 2 P
   /-- `A_r` is known after its sampling tick. -/
   sample_measurable : ∀ r s, MeasurableSet[ℱ (sampleTick K r + 1)] {ω | sample r ω = s}
   /-- `A_r` is uniform over the subsets of size `S` of the `N` clients. -/
