@@ -54,6 +54,7 @@ def featurePair {n : ℕ} (v : Fin (2 * n) → ℝ) (j : Fin n) : Fin 2 → ℝ 
 through `dotProduct`, because Mathlib's default norm on `Fin 2 → ℝ` is the sup norm, not the
 Euclidean norm the source's bound uses. -/
 def pairNorm (u : Fin 2 → ℝ) : ℝ :=
+  -- lint: allow junk-sqrt because u ⬝ u = u₀² + u₁² ≥ 0
   Real.sqrt (dotProduct u u)
 
 /-- The `2 × 2` Givens rotation matrix
@@ -151,8 +152,14 @@ theorem isProbabilityMeasure_frequencySampleMeasure {f : ℝ → ℝ}
 `α_k = (1/T) ∫_0^T f(x) e^{-i2πkx/T} dx`, an interval integral in `ℂ`. For `0 < T` this equals
 Mathlib's `fourierCoeffOn (hab : 0 < T) (fun x => (f x : ℂ)) k` (`fourierCoeffOn_eq_integral`). -/
 def periodicFourierCoeff (T : ℝ) (f : ℝ → ℝ) (k : ℤ) : ℂ :=
+  -- lint: allow junk-div because PeriodicHerglotz, the only statement using periodicFourierCoeff,
+  --   assumes 0 < T
   (1 / (T : ℂ)) *
+    -- lint: allow missing-integrability because PeriodicHerglotz assumes f continuous, so the
+    --   integrand x ↦ f x e^{-i2πkx/T} is continuous, hence integrable on [0, T]
     (∫ x in (0 : ℝ)..T,
+      -- lint: allow junk-div because PeriodicHerglotz, the only statement using
+      --   periodicFourierCoeff, assumes 0 < T
       (f x : ℂ) * Complex.exp (-(2 * (Real.pi : ℂ) * Complex.I * (k : ℂ) * (x : ℂ) / (T : ℂ))))
 
 end

@@ -45,6 +45,7 @@ abbrev Vec (d : ℕ) : Type := EuclideanSpace ℝ (Fin d)
 /-- The global objective `F(x) = M⁻¹ ∑ᵢ Fᵢ(x)` with uniform client weights (Wang et al.,
 Section 6.1.1, PDF p. 40, equations (11)–(14)). -/
 def globalObjective {M d : ℕ} (Fi : Fin M → Vec d → ℝ) (x : Vec d) : ℝ :=
+  -- lint: allow junk-div because every statement assumes 1 ≤ M
   (M : ℝ)⁻¹ * ∑ i, Fi i x
 
 /-- The client assumptions of Section 6.1.1 (Wang et al., PDF p. 40, equations (11)–(14)): every
@@ -84,6 +85,7 @@ structure Run {Ω : Type*} {m0 : MeasurableSpace Ω} (P : Measure Ω) (ℱ : Fil
   /-- Communication after the last local step `k = τ - 1` of round `t`: every client restarts
   from the average `M⁻¹ ∑ⱼ (x_j^{(t,τ-1)} - η g_j^{(t,τ-1)}) = M⁻¹ ∑ⱼ x_j^{(t,τ)}`. -/
   point_average : ∀ t k i ω, k + 1 = τ →
+    -- lint: allow junk-div because every statement assumes 1 ≤ M
     point (t * τ + (k + 1)) i ω = (M : ℝ)⁻¹ • ∑ j, (point (t * τ + k) j ω - η • dir (t * τ + k) j ω)
 
 /-- The local state `x_i^{(t,k)}` of client `i` after `k` local steps of round `t`, `0 ≤ k ≤ τ`:
@@ -93,12 +95,14 @@ def Run.localState {Ω : Type*} {m0 : MeasurableSpace Ω} {P : Measure Ω}
     {ℱ : Filtration ℕ m0} {M d τ : ℕ} {η : ℝ} {x₀ : Vec d} (run : Run P ℱ M d τ η x₀)
     (t k : ℕ) (i : Fin M) (ω : Ω) : Vec d :=
   if k = 0 then run.point (t * τ) i ω
+  -- lint: allow nat-sub because this is the else branch of `if k = 0`, so k ≥ 1 and k - 1 is exact
   else run.point (t * τ + (k - 1)) i ω - η • run.dir (t * τ + (k - 1)) i ω
 
 /-- The shadow iterate `x̄^{(t,k)} = M⁻¹ ∑ᵢ x_i^{(t,k)}` (Wang et al., Section 6.1.2, PDF p. 41),
 defined at every local step `0 ≤ k ≤ τ`, also where clients do not communicate. -/
 def Run.shadow {Ω : Type*} {m0 : MeasurableSpace Ω} {P : Measure Ω} {ℱ : Filtration ℕ m0}
     {M d τ : ℕ} {η : ℝ} {x₀ : Vec d} (run : Run P ℱ M d τ η x₀) (t k : ℕ) (ω : Ω) : Vec d :=
+  -- lint: allow junk-div because every statement assumes 1 ≤ M
   (M : ℝ)⁻¹ • ∑ i, run.localState t k i ω
 
 /-- The quantity bounded by Theorem 1 (Wang et al., equation (15)), before taking expectations:
@@ -107,6 +111,8 @@ post-update shadow sequence. -/
 def Run.averageGap {Ω : Type*} {m0 : MeasurableSpace Ω} {P : Measure Ω}
     {ℱ : Filtration ℕ m0} {M d τ : ℕ} {η : ℝ} {x₀ : Vec d} (run : Run P ℱ M d τ η x₀)
     (Fi : Fin M → Vec d → ℝ) (xstar : Vec d) (T : ℕ) (ω : Ω) : ℝ :=
+  -- lint: allow junk-div because the statements using averageGap (Goal, TunedStepBound) assume
+  --   1 ≤ τ and 1 ≤ T
   1 / ((τ : ℝ) * T) * ∑ t ∈ Finset.range T, ∑ k ∈ Finset.Icc 1 τ,
     (globalObjective Fi (run.shadow t k ω) - globalObjective Fi xstar)
 

@@ -95,9 +95,11 @@ def preact (σ : ℝ → ℝ) (β : ℝ) {d q h : ℕ} {w : Fin h → ℕ} (θ :
     (x : EuclideanSpace ℝ (Fin d)) :
     (ℓ : ℕ) → ℓ < h + 1 → Fin (layerWidth d q w (ℓ + 1)) → ℝ
   | 0, h0, j =>
+      -- lint: allow junk-div because preact's only users, GaussianOutputLimit and Goal, have 0 < d
       (1 / Real.sqrt (d : ℝ)) * (∑ i : Fin d, θ ⟨⟨0, h0⟩, j, some i⟩ * x i) +
         β * θ ⟨⟨0, h0⟩, j, none⟩
   | ℓ + 1, hℓ, j =>
+      -- lint: allow junk-div because ℓ < h here (hℓ), so the width is w ℓ + 1 ≥ 1
       (1 / Real.sqrt (layerWidth d q w (ℓ + 1) : ℝ)) *
           (∑ i : Fin (layerWidth d q w (ℓ + 1)),
             θ ⟨⟨ℓ + 1, hℓ⟩, j, some i⟩ *
@@ -120,8 +122,14 @@ the map is not differentiable). -/
 def empiricalNTK (σ : ℝ → ℝ) (β : ℝ) {d q h : ℕ} {w : Fin h → ℕ} (θ : ParamIdx d q w → ℝ)
     (x y : EuclideanSpace ℝ (Fin d)) (k k' : Fin q) : ℝ :=
   ∑ p : ParamIdx d q w,
+    -- lint: allow missing-differentiability because for Lipschitz σ the network is locally
+    --   Lipschitz in θ, hence differentiable off a Lebesgue-null set (Rademacher; Remark 3) which
+    --   the Gaussian law ignores; the goal is a convergence in probability, and the conventions
+    --   require a proof to show the exceptional set is null
     fderiv ℝ (fun θ' : ParamIdx d q w → ℝ => netOutput σ β θ' x k) θ
         (Pi.single p (1 : ℝ) : ParamIdx d q w → ℝ) *
+      -- lint: allow missing-differentiability because as for the first factor, the map is
+      --   differentiable off a null set of parameters for Lipschitz σ
       fderiv ℝ (fun θ' : ParamIdx d q w → ℝ => netOutput σ β θ' y k') θ
         (Pi.single p (1 : ℝ) : ParamIdx d q w → ℝ)
 
@@ -144,6 +152,9 @@ The pair law is Mathlib's `multivariateGaussian 0 _` on `EuclideanSpace ℝ (Fin
 matrix were not positive semidefinite the law would be the junk Dirac mass at `0`; for the kernels
 `covKernel σ β d ℓ` used below, `CovarianceValid` (with the family `![x, y]`) rules this out. -/
 def gaussPairExpect {E : Type*} (K : E → E → ℝ) (g : ℝ → ℝ) (x y : E) : ℝ :=
+  -- lint: allow missing-integrability because each use passes g = σ (Lipschitz, so growing at
+  --   most linearly) or g = deriv σ (bounded by the Lipschitz constant), and Gaussian laws have
+  --   finite second moments, so the integrand is integrable
   ∫ u : EuclideanSpace ℝ (Fin 2), g (u 0) * g (u 1)
     ∂(multivariateGaussian (0 : EuclideanSpace ℝ (Fin 2)) (gramMatrix K ![x, y]))
 
@@ -153,6 +164,7 @@ Proposition 1, PDF p. 5). `Σ^{(1)}(x, y) = ⟨x, y⟩ / d + β²` and
 `Σ^{(ℓ+1)}` on `(x, y)`. -/
 def covKernel (σ : ℝ → ℝ) (β : ℝ) (d : ℕ) :
     ℕ → EuclideanSpace ℝ (Fin d) → EuclideanSpace ℝ (Fin d) → ℝ
+  -- lint: allow junk-div because every statement assumes 0 < d
   | 0 => fun x y => ⟪x, y⟫_ℝ / (d : ℝ) + β ^ 2
   | ℓ + 1 => fun x y => gaussPairExpect (covKernel σ β d ℓ) σ x y + β ^ 2
 
@@ -161,6 +173,9 @@ with `(U, V)` centered Gaussian of covariance given by `Σ^{(ℓ+1)}` on `(x, y)
 Theorem 1, PDF p. 5). Here `σ' = deriv σ`, which is `0` where `σ` is not differentiable
 (Remark 3, PDF p. 5). -/
 def covDotKernel (σ : ℝ → ℝ) (β : ℝ) (d : ℕ) (ℓ : ℕ) (x y : EuclideanSpace ℝ (Fin d)) : ℝ :=
+  -- lint: allow missing-differentiability because σ is Lipschitz in every statement, so deriv σ is
+  --   its almost-everywhere derivative (Remark 3); since Σ(x, x) ≥ β² > 0 the Gaussian marginals
+  --   have densities and the value on the null set does not matter (conventions)
   gaussPairExpect (covKernel σ β d ℓ) (deriv σ) x y
 
 /-- The deterministic limiting NTK, shifted: `ntkLimit σ β d ℓ = Θ^{(ℓ+1)}_∞` (Section 4.1,
@@ -204,6 +219,9 @@ measures this is convergence in Mathlib's weak topology on `ProbabilityMeasure E
 def TendstoInLaw {ι E : Type*} [TopologicalSpace E] [MeasurableSpace E] (μ : ι → Measure E)
     (l : Filter ι) (ν : Measure E) : Prop :=
   ∀ g : BoundedContinuousFunction E ℝ,
+    -- lint: allow missing-integrability because g is bounded and continuous and every measure
+    --   passed (pushforwards of initLaw, multivariateGaussian) is a probability measure, so both
+    --   integrals are finite
     Tendsto (fun i => ∫ x, g x ∂(μ i)) l (𝓝 (∫ x, g x ∂ν))
 
 end

@@ -43,6 +43,9 @@ def CovarianceValid : Prop :=
     ∀ (N : ℕ) (X : Fin N → EuclideanSpace ℝ (Fin d)),
       (gramMatrix (covKernel σ β d h) X).PosSemidef ∧
       ∀ i j : Fin N,
+        -- lint: allow missing-integrability because multivariateGaussian is a Gaussian measure for
+        --   every matrix (isGaussian_multivariateGaussian), so the coordinates u ↦ u i have all
+        --   moments
         ProbabilityTheory.covariance (fun u : EuclideanSpace ℝ (Fin N) => u i)
             (fun u : EuclideanSpace ℝ (Fin N) => u j)
             (multivariateGaussian (0 : EuclideanSpace ℝ (Fin N))

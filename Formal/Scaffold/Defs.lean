@@ -66,6 +66,7 @@ structure Problem (N d : ℕ) where
 
 /-- The global objective `f(x) = N⁻¹ ∑ᵢ fᵢ(x)`. -/
 def Problem.objective {N d : ℕ} (pb : Problem N d) (x : Space d) : ℝ :=
+  -- lint: allow junk-div because every statement using the objective assumes 1 ≤ N
   (N : ℝ)⁻¹ * ∑ i, pb.f i x
 
 /-- The first tick of round `r`, `K + r (K + 1)`: `K` warm-start ticks come first, and each round
@@ -80,6 +81,7 @@ def sampleTick (K r : ℕ) : ℕ :=
 
 /-- The average `N⁻¹ ∑ᵢ vᵢ` of a family of client vectors (for example `c^r` from the `c_i^r`). -/
 def average {N d : ℕ} (v : Fin N → Space d) : Space d :=
+  -- lint: allow junk-div because every statement taking a Run assumes 1 ≤ N
   (N : ℝ)⁻¹ • ∑ i, v i
 
 /-- The corrected local step `y - ηl (g - cᵢ + c)` of Algorithm 1 (PDF p. 4; Appendix E,
@@ -96,6 +98,7 @@ def localIterate {Ω : Type*} {N d : ℕ} (K : ℕ) (ηl : ℝ) (x : ℕ → Ω 
     (ω : Ω) : Space d :=
   if k = 0 then x r ω
   else
+    -- lint: allow nat-sub because this is the else branch of `if k = 0`: k ≥ 1, k - 1 is exact
     localStep ηl (point (roundStart K r + (k - 1)) i ω) (dir (roundStart K r + (k - 1)) i ω)
       (c r i ω) (average fun j => c r j ω)
 
@@ -136,6 +139,8 @@ structure Run {Ω : Type*} {m0 : MeasurableSpace Ω} (P : Measure Ω) (ℱ : Fil
   sample_measurable : ∀ r s, MeasurableSet[ℱ (sampleTick K r + 1)] {ω | sample r ω = s}
   /-- `A_r` is uniform over the subsets of size `S` of the `N` clients. -/
   sample_uniform : ∀ r (s : Finset (Fin N)),
+    -- lint: allow junk-div because in ℝ≥0∞ 0⁻¹ = ∞, not 0; and every statement assumes S ≤ N, so
+    --   N.choose S ≥ 1
     P {ω | sample r ω = s} = if s.card = S then ((N.choose S : ℕ) : ℝ≥0∞)⁻¹ else 0
   /-- `A_r` is fresh: independent of the history before its sampling tick (which contains the
   virtual local paths of round `r`). -/
@@ -148,10 +153,12 @@ structure Run {Ω : Type*} {m0 : MeasurableSpace Ω} (P : Measure Ω) (ℱ : Fil
     point (roundStart K r + k) i ω = localIterate K ηl server control point dir r k i ω
   /-- Server update `x^{r+1} = x^r + (ηg / S) ∑_{i ∈ A_r} (y_{i,K}^r - x^r)`. -/
   server_succ : ∀ r ω, server (r + 1) ω = server r ω +
+    -- lint: allow junk-div because every statement taking a Run assumes 1 ≤ S
     (ηg / S) • ∑ i ∈ sample r ω, (localIterate K ηl server control point dir r K i ω - server r ω)
   /-- Option II control update: `c_i^{r+1} = K⁻¹ ∑_{k<K} g_{i,k}^r` for `i ∈ A_r`, otherwise
   `c_i^{r+1} = c_i^r`. -/
   control_succ : ∀ r i ω, control (r + 1) i ω =
+    -- lint: allow junk-div because every statement taking a Run assumes 1 ≤ K
     if i ∈ sample r ω then (K : ℝ)⁻¹ • ∑ k ∈ Finset.range K, dir (roundStart K r + k) i ω
     else control r i ω
 
@@ -169,17 +176,21 @@ def effStep (K : ℕ) (ηl ηg : ℝ) : ℝ :=
 `c₀` (Appendix E.1, Lemma 15, PDF p. 30). -/
 def initialControlError {N d : ℕ} (pb : Problem N d) (c₀ : Fin N → Space d) (xstar : Space d) :
     ℝ :=
+  -- lint: allow junk-div because the convex statement, the only user, assumes 1 ≤ N
   (N : ℝ)⁻¹ * ∑ i, ‖c₀ i - gradient (pb.f i) xstar‖ ^ 2
 
 /-- The initial potential `V₀ = ‖x⁰ - x⋆‖² + (9 N h² / S) C₀` (Appendix E.1, Lemma 15,
 PDF p. 30). -/
 def initialPotential {N d : ℕ} (pb : Problem N d) (K S : ℕ) (ηl ηg : ℝ) (x₀ xstar : Space d)
     (c₀ : Fin N → Space d) : ℝ :=
+  -- lint: allow junk-div because the convex statement, the only user, assumes 1 ≤ S
   ‖x₀ - xstar‖ ^ 2 + 9 * N * effStep K ηl ηg ^ 2 / S * initialControlError pb c₀ xstar
 
 /-- The round weight `w_r = q^{-(r+1)}` with `q = 1 - μ h / 2` (Appendix E.1, Lemma 15,
 PDF p. 30). -/
 def roundWeight (μ h : ℝ) (r : ℕ) : ℝ :=
+  -- lint: allow junk-div because the convex statement, the only user, assumes
+  --   μ h ≤ S / (15 N) ≤ 1 / 15, so 1 - μ h / 2 > 0
   ((1 - μ * h / 2) ^ (r + 1))⁻¹
 
 /-- The total weight `W_T = ∑_{r<T} w_r`. -/
