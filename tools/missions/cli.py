@@ -33,6 +33,8 @@ from missions.junit import junit_xml
 from missions.kernel import AuditReport, apply_kernel, build_request, run_audit
 from missions.lean.lake import Diagnostic, Job, group_diagnostics, lake_executable, stream_build
 from missions.lean.workspace import load_workspace
+from missions.lint import Finding as LintFinding
+from missions.lint import LintResult, lint_missions
 from missions.pins import apply_pin, pin_state
 from missions.render import status_table, status_text, summary_line
 from missions.report import gate_json, report_json, report_markdown, status_json
@@ -161,7 +163,10 @@ def status(
         if lean:
             _kernel(analysis)
     data = status_json(
-        analysis, evidence="kernel" if lean else "source", witnesses=load_results(str(resolved))
+        analysis,
+        evidence="kernel" if lean else "source",
+        witnesses=load_results(str(resolved)),
+        lint=_lint(analysis),
     )
     text = json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n"
     if not no_cache and not lean:
@@ -171,6 +176,59 @@ def status(
         return
     out.print(status_table(data, why=why))
     out.print(summary_line(data))
+
+
+def _lint(analysis: Analysis) -> LintResult:
+    return lint_missions(
+        analysis.root, analysis.workspace, [m.file.mission for m in analysis.missions]
+    )
+
+
+def _lint_line(finding: LintFinding) -> Text:
+    """``path:line: rule: message``, with the reason of an accepted finding after it."""
+    line = Text(finding.text())
+    if finding.accepted:
+        line.append(f" (accepted: {finding.reason})", style="dim")
+    elif finding.level == "warning":
+        line.stylize("yellow")
+    else:
+        line.stylize("red")
+    return line
+
+
+@app.command(name="lint")
+def lint_command(
+    ids: IdsArgument = None,
+    root: RootOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Source-level lints of the statement closures: traps that make a statement junk.
+
+    Exit 1 on unaccepted findings; accept one with `-- lint: allow RULE because REASON` on its
+    line or the line above."""
+    with _input_errors():
+        resolved = _root(root)
+        chosen = load_catalog(resolved).select(ids or [])
+        workspace = load_workspace(resolved)
+    result = lint_missions(resolved, workspace, [m.mission for m in chosen])
+    if as_json:
+        _print_json(
+            {
+                "ok": not result.failing,
+                "findings": [f.to_json() for f in result.findings],
+                "counts": result.counts(),
+            }
+        )
+    else:
+        for finding in result.findings:
+            out.print(_lint_line(finding), soft_wrap=True)
+        counts = result.counts()
+        out.print(
+            f"lint: {counts['unaccepted']} unaccepted, {counts['accepted']} accepted, "
+            f"{counts['warnings']} warning(s) in {len(chosen)} mission(s)"
+        )
+    if result.failing:
+        raise typer.Exit(1)
 
 
 @app.command()
@@ -239,6 +297,12 @@ def show(
             body.append(f"\nexternal: {ext.repository} {ext.commit or ''} {ext.path or ''}\n")
         for reason in status_entry.reasons:
             body.append(f"\n• {reason}", style="yellow")
+        if "lint" in target_data:
+            counts = target_data["lint"]
+            body.append(
+                f"\nlint: {counts['unaccepted']} unaccepted, {counts['accepted']} accepted",
+                style="red" if counts["unaccepted"] else "dim",
+            )
         title = Text.assemble(
             (f"{target.id} ", "bold"),
             f"({target.kind}) ",
@@ -246,6 +310,18 @@ def show(
             f" · {status_entry.evidence or '-'} · {target.title}",
         )
         out.print(Panel(body, title=title, title_align="left", expand=True))
+    if gate.lint is not None:
+        findings = gate.lint.for_mission(mission_id)
+        counts = gate.lint.counts(findings)
+        out.print(
+            Text(
+                f"Lint: {counts['unaccepted']} unaccepted, {counts['accepted']} accepted, "
+                f"{counts['warnings']} warning(s)",
+                style="bold",
+            )
+        )
+        for finding in findings:
+            out.print(Text("  ").append_text(_lint_line(finding)), soft_wrap=True)
 
 
 @app.command()

@@ -14,6 +14,9 @@ Rules and their ids (stable; used in JSON output):
 ``status-drift``         the YAML status differs from the computed one
 ``toolchain-pin``        ``lean-toolchain``, the Mathlib revision or unsafe Lake settings
 ``evidence-disagreement`` (with ``--lean``) the source scan said proved, the kernel does not
+``lint``                 an unaccepted finding of ``missions lint`` in a statement closure (a
+                         trap such as an unguarded integral, ℕ subtraction or ``∃ x, P → Q``;
+                         accept one with ``-- lint: allow RULE because REASON``)
 
 YAML problems (``schema``, ``duplicate-id``, ``dangling-ref``, ``dependency-cycle``) are
 input errors: they are reported before the gate runs, with exit code 2.
@@ -25,6 +28,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from missions import gitinfo
+from missions.lint import LintResult, lint_missions
 from missions.pins import closure_paths
 from missions.status import Analysis, MissionStatus, TargetStatus, Violation
 from missions.toolchain import pin_checks
@@ -40,6 +44,7 @@ RULES = (
     "status-drift",
     "toolchain-pin",
     "evidence-disagreement",
+    "lint",
 )
 
 #: Findings that are forbidden anywhere in the workspace.
@@ -62,6 +67,8 @@ EVERYWHERE = frozenset(
 @dataclass
 class GateResult:
     violations: list[Violation] = field(default_factory=list)
+    #: the lint run behind the ``lint`` rule (reports show accepted findings and reasons too)
+    lint: LintResult | None = None
 
     @property
     def ok(self) -> bool:
@@ -239,6 +246,18 @@ def _kernel_record_stands(analysis: Analysis, status: TargetStatus) -> bool:
     return changed == []
 
 
+def _lint_violations(analysis: Analysis, result: GateResult) -> list[Violation]:
+    """Unaccepted lint findings of the statement closures, one violation per mission."""
+    result.lint = lint_missions(
+        analysis.root, analysis.workspace, [m.file.mission for m in analysis.missions]
+    )
+    return [
+        Violation("lint", f"{f.rule}: {f.message}", f.path, f.line, mission)
+        for f in result.lint.failing
+        for mission in f.missions or (None,)
+    ]
+
+
 def run_gate(analysis: Analysis, extra: Iterable[Violation] = ()) -> GateResult:
     """Every rule over the analysis, plus ``extra`` findings (e.g. from the kernel audit)."""
     result = GateResult()
@@ -254,6 +273,7 @@ def run_gate(analysis: Analysis, extra: Iterable[Violation] = ()) -> GateResult:
         for status in mission.targets:
             add(status.violations)
         add(_drift(analysis, mission))
+    add(_lint_violations(analysis, result))
     unique = list(dict.fromkeys(result.violations))
     result.violations = sorted(
         unique, key=lambda v: (v.mission or "", v.rule, v.file or "", v.line or 0, v.message)
