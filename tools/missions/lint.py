@@ -1589,32 +1589,40 @@ def lint_missions(
     version = _cache_version()
     store = read_store(cache_path, version) if use_cache else {}
     run = _Run(root, workspace, store)
+    closures: list[tuple[Mission, list[Module]]] = []
     owners: dict[str, set[str]] = {}
-    local_modules: dict[str, Module] = {}
-    raw: list[_Raw] = []
-    reached: dict[tuple[str, str], set[str]] = {}
+    pending: dict[str, int] = {}  # module -> missions still to lint that hold it
     for mission in missions:
         if mission.lean.statements_module not in workspace.modules:
             continue
         closure = [workspace.modules[n] for n in statement_closure(workspace, mission)]
+        closures.append((mission, closure))
         for module in closure:
             owners.setdefault(run.rel(module), set()).add(mission.id)
-            local_modules[module.name] = module
+            pending[module.name] = pending.get(module.name, 0) + 1
+    raw: list[_Raw] = []
+    reached: dict[tuple[str, str], set[str]] = {}
+    allows: dict[str, list[_Allow]] = {}
+    malformed: dict[str, list[Finding]] = {}
+    for mission, closure in closures:
         entry = run.mission(mission, closure)
         raw.extend(_Raw.from_json(r) for r in entry["raw"])
         for rel, name, roots in entry["reached"]:
             reached.setdefault((rel, name), set()).update(roots)
-    for module in local_modules.values():
-        raw.extend(_Raw.from_json(r) for r in run.module(module)["raw"])
-    allows: dict[str, list[_Allow]] = {}
-    malformed: dict[str, list[Finding]] = {}
-    for module in local_modules.values():
-        rel = run.rel(module)
-        entry = run.allows(module)
-        allows[rel] = [
-            _Allow(line, tuple(rules), why, last) for line, rules, why, last in entry["allows"]
-        ]
-        malformed[rel] = [Finding(rel, line, "lint-allow", m) for line, m in entry["malformed"]]
+        for module in closure:
+            rel = run.rel(module)
+            if rel in allows:
+                continue
+            raw.extend(_Raw.from_json(r) for r in run.module(module)["raw"])
+            found = run.allows(module)
+            allows[rel] = [
+                _Allow(line, tuple(rules), why, last) for line, rules, why, last in found["allows"]
+            ]
+            malformed[rel] = [Finding(rel, line, "lint-allow", m) for line, m in found["malformed"]]
+        for module in closure:  # a module's own import closure lies inside every closure holding it
+            pending[module.name] -= 1
+            if not pending[module.name]:
+                run.forget(module)
     if use_cache:
         write_store(cache_path, version, run.fresh)
     kept = [r for r in raw if not (r.standalone and (r.rel, r.decl) in reached)]
@@ -1671,6 +1679,11 @@ class _Run:
             except (OSError, UnicodeDecodeError):
                 self._files[module.name] = None
         return self._files[module.name]
+
+    def forget(self, module: Module) -> None:
+        """Drop the tokens and declarations of a module no remaining mission needs."""
+        self._files.pop(module.name, None)
+        self._decls.pop(module.name, None)
 
     def decls(self, module: Module) -> list[_Decl]:
         if module.name not in self._decls:
