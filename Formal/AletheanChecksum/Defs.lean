@@ -32,7 +32,9 @@ event `E : Ω → Prop`, `uniformProb E = #{ω ∈ Ω | E ω} / #Ω` (computed i
 of `E` when `ω` is drawn uniformly at random from `Ω`. For an empty `Ω` this is the junk value
 `0 / 0 = 0`; the statements use it only on nonempty sample spaces (they assume `1 ≤ K`, so the
 space `M → Fin K` of checksum functions is nonempty). -/
-noncomputable def uniformProb {Ω : Type} [Fintype Ω] (E : Ω → Prop) [DecidablePred E] : ℝ :=
+noncomputable def uniformProb {Ω : Type*} [Fintype Ω] (E : Ω → Prop) [DecidablePred E] : ℝ :=
+  -- lint: allow junk-div because the statements apply uniformProb only to the space M → Fin K with
+  --   1 ≤ K, which is nonempty, so the card is ≥ 1 (the docstring records the 0 / 0 case)
   ((Finset.univ.filter E).card : ℝ) / (Fintype.card Ω : ℝ)
 
 end Formal.AletheanChecksum

@@ -40,6 +40,8 @@ def stdGaussianInit (ι : Type*) [Fintype ι] : Measure (ι → ℝ) :=
 /-- The fan-in scaled variance `v / n` (for instance `σ² / fan_in`). With `n = 0` this is `0`,
 by the convention `x / 0 = 0` in `ℝ≥0`. -/
 def fanInVariance (v : ℝ≥0) (n : ℕ) : ℝ≥0 :=
+  -- lint: allow junk-div because fan-in n = 0 gives variance 0 by the documented convention; no
+  --   statement of the workspace uses fanInVariance
   v / (n : ℝ≥0)
 
 /-- The law of a weight matrix with `fanOut` rows (destination neurons) and `fanIn` columns

@@ -24,9 +24,12 @@ Appendix D. Definitions only.
   state `k = τ`) and `Run.shadow t k = M⁻¹ ∑ᵢ x_i^{(t,k)}` is the shadow iterate `x̄^{(t,k)}`,
   defined at every local step.
 
-The run records the algorithm and the measurability and square integrability of its iterates and
-oracle draws; oracle properties are hypotheses of the statements. No drift bound, progress bound or
-convergence property appears in the model.
+The run records the algorithm, the measurability of its iterates and oracle draws, and the
+square integrability of the draws (from `StochasticRun`). The square integrability of the iterates
+is not a field: it follows from `point_zero` (a deterministic start), `point_local`,
+`point_average` and the draws' square integrability by induction on the step (every step is
+covered when `τ ≥ 1`, which every statement assumes). Oracle properties are hypotheses of the
+statements. No drift bound, progress bound or convergence property appears in the model.
 -/
 
 open MeasureTheory ProbabilityTheory
@@ -42,6 +45,7 @@ abbrev Vec (d : ℕ) : Type := EuclideanSpace ℝ (Fin d)
 /-- The global objective `F(x) = M⁻¹ ∑ᵢ Fᵢ(x)` with uniform client weights (Wang et al.,
 Section 6.1.1, PDF p. 40, equations (11)–(14)). -/
 def globalObjective {M d : ℕ} (Fi : Fin M → Vec d → ℝ) (x : Vec d) : ℝ :=
+  -- lint: allow junk-div because every statement assumes 1 ≤ M
   (M : ℝ)⁻¹ * ∑ i, Fi i x
 
 /-- The client assumptions of Section 6.1.1 (Wang et al., PDF p. 40, equations (11)–(14)): every
@@ -64,14 +68,14 @@ Appendix D.1 after equation (27), PDF p. 87): a run with `M` clients, `τ` local
 constant learning rate `η` and deterministic initial model `x₀`, on the filtered probability space
 `(Ω, P, ℱ)` indexed by the global step `t τ + k`. It extends the shared
 `Formal.Common.StochasticRun` with one agent per client: `point (t τ + k) i` is `x_i^{(t,k)}` and
-`dir (t τ + k) i` is `g_i^{(t,k)}`, for `k < τ`. Local states are square integrable. The update
-fields say: all clients start at `x₀`; within a round `x_i^{(t,k+1)} = x_i^{(t,k)} - η g_i^{(t,k)}`;
-after the last local step all clients restart from the average of the terminal states. -/
+`dir (t τ + k) i` is `g_i^{(t,k)}`, for `k < τ`. The update fields say: all clients start at
+`x₀`; within a round `x_i^{(t,k+1)} = x_i^{(t,k)} - η g_i^{(t,k)}`; after the last local step all
+clients restart from the average of the terminal states. Square integrability of the local states
+is derived, not a field: for `τ ≥ 1` it follows from these updates and `dir_memLp` by induction on
+the step. -/
 structure Run {Ω : Type*} {m0 : MeasurableSpace Ω} (P : Measure Ω) (ℱ : Filtration ℕ m0)
     (M d τ : ℕ) (η : ℝ) (x₀ : Vec d)
     extends Formal.Common.StochasticRun P ℱ (Fin M) (Vec d) where
-  /-- Local states have finite second moments. -/
-  point_memLp : ∀ n i, MemLp (point n i) 2 P
   /-- Every client starts at the deterministic model `x₀`. -/
   point_zero : ∀ i ω, point 0 i ω = x₀
   /-- Local SGD step inside round `t`: `x_i^{(t,k+1)} = x_i^{(t,k)} - η g_i^{(t,k)}`, `k + 1 < τ`.
@@ -81,6 +85,7 @@ structure Run {Ω : Type*} {m0 : MeasurableSpace Ω} (P : Measure Ω) (ℱ : Fil
   /-- Communication after the last local step `k = τ - 1` of round `t`: every client restarts
   from the average `M⁻¹ ∑ⱼ (x_j^{(t,τ-1)} - η g_j^{(t,τ-1)}) = M⁻¹ ∑ⱼ x_j^{(t,τ)}`. -/
   point_average : ∀ t k i ω, k + 1 = τ →
+    -- lint: allow junk-div because every statement assumes 1 ≤ M
     point (t * τ + (k + 1)) i ω = (M : ℝ)⁻¹ • ∑ j, (point (t * τ + k) j ω - η • dir (t * τ + k) j ω)
 
 /-- The local state `x_i^{(t,k)}` of client `i` after `k` local steps of round `t`, `0 ≤ k ≤ τ`:
@@ -90,12 +95,14 @@ def Run.localState {Ω : Type*} {m0 : MeasurableSpace Ω} {P : Measure Ω}
     {ℱ : Filtration ℕ m0} {M d τ : ℕ} {η : ℝ} {x₀ : Vec d} (run : Run P ℱ M d τ η x₀)
     (t k : ℕ) (i : Fin M) (ω : Ω) : Vec d :=
   if k = 0 then run.point (t * τ) i ω
+  -- lint: allow nat-sub because this is the else branch of `if k = 0`, so k ≥ 1 and k - 1 is exact
   else run.point (t * τ + (k - 1)) i ω - η • run.dir (t * τ + (k - 1)) i ω
 
 /-- The shadow iterate `x̄^{(t,k)} = M⁻¹ ∑ᵢ x_i^{(t,k)}` (Wang et al., Section 6.1.2, PDF p. 41),
 defined at every local step `0 ≤ k ≤ τ`, also where clients do not communicate. -/
 def Run.shadow {Ω : Type*} {m0 : MeasurableSpace Ω} {P : Measure Ω} {ℱ : Filtration ℕ m0}
     {M d τ : ℕ} {η : ℝ} {x₀ : Vec d} (run : Run P ℱ M d τ η x₀) (t k : ℕ) (ω : Ω) : Vec d :=
+  -- lint: allow junk-div because every statement assumes 1 ≤ M
   (M : ℝ)⁻¹ • ∑ i, run.localState t k i ω
 
 /-- The quantity bounded by Theorem 1 (Wang et al., equation (15)), before taking expectations:
@@ -104,6 +111,8 @@ post-update shadow sequence. -/
 def Run.averageGap {Ω : Type*} {m0 : MeasurableSpace Ω} {P : Measure Ω}
     {ℱ : Filtration ℕ m0} {M d τ : ℕ} {η : ℝ} {x₀ : Vec d} (run : Run P ℱ M d τ η x₀)
     (Fi : Fin M → Vec d → ℝ) (xstar : Vec d) (T : ℕ) (ω : Ω) : ℝ :=
+  -- lint: allow junk-div because the statements using averageGap (Goal, TunedStepBound) assume
+  --   1 ≤ τ and 1 ≤ T
   1 / ((τ : ℝ) * T) * ∑ t ∈ Finset.range T, ∑ k ∈ Finset.Icc 1 τ,
     (globalObjective Fi (run.shadow t k ω) - globalObjective Fi xstar)
 

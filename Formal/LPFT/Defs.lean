@@ -30,7 +30,8 @@ definitions only: no convergence, invariant or risk bound is assumed anywhere in
   be zero. The OOD loss is `L_OOD(v, B) = E_μ[(vᵀ B x - w⋆ᵀ x)²]`.
 * The random FT head `v₀ ~ N(0, σ² I_k)` has law `gaussianHead k σ`: the product of `k`
   independent `N(0, σ²)` coordinates (`Measure.pi` of `gaussianReal 0 σ²`), transported to
-  `EuclideanSpace ℝ (Fin k)` by `WithLp.toLp 2`.
+  `EuclideanSpace ℝ (Fin k)` by `WithLp.toLp 2`; as a measure it equals Mathlib's
+  `multivariateGaussian 0 (σ² • 1)`.
 -/
 
 open MeasureTheory ProbabilityTheory
@@ -184,7 +185,13 @@ structure PerfectFeatureRegime {d k n : ℕ} (P : Problem d k n) : Prop where
 /-- The law `N(0, σ² I_k)` of the random FT head: the product of `k` independent `N(0, σ²)`
 coordinates (`Measure.pi` of `gaussianReal 0 σ²`), transported from `Fin k → ℝ` to
 `EuclideanSpace ℝ (Fin k)` by the measurable map `WithLp.toLp 2`. The variance is passed to
-`gaussianReal` as the `ℝ≥0` value `(σ²).toNNReal`, which equals `σ²`. -/
+`gaussianReal` as the `ℝ≥0` value `(σ²).toNNReal`, which equals `σ²`.
+
+This is the same measure as Mathlib's `ProbabilityTheory.multivariateGaussian 0 (σ² • 1)`
+(`Mathlib/Probability/Distributions/Gaussian/Multivariate.lean`, present at the pinned commit):
+both are the image of the standard Gaussian on `ℝ^k` under `v ↦ |σ| v`. The product form is kept
+because it is the seed's description of `N(0, σ² I_k)` (independent coordinates) and lets the
+misalignment argument work one coordinate at a time. -/
 def gaussianHead (k : ℕ) (σ : ℝ) : Measure (Vec k) :=
   Measure.map (WithLp.toLp 2 : (Fin k → ℝ) → Vec k)
     (Measure.pi fun _ : Fin k => gaussianReal 0 (Real.toNNReal (σ ^ 2)))

@@ -38,18 +38,28 @@ abbrev Patch : Type := Fin 2 → ℝ
 abbrev PatchImage : Type := Fin 2 → Patch
 
 /-- The mean `ū = (1/q) ∑ᵢ uᵢ` of a patch `u` with `q` pixels. -/
-def patchMean {q : ℕ} (u : Fin q → ℝ) : ℝ := (∑ i, u i) / q
+def patchMean {q : ℕ} (u : Fin q → ℝ) : ℝ :=
+  -- lint: allow junk-div because every patch of the model has q = 2 pixels (Patch := Fin 2 → ℝ)
+  (∑ i, u i) / q
 
 /-- The population variance `(1/q) ∑ᵢ (uᵢ - ū)²` of a patch `u` with `q` pixels. -/
-def patchVar {q : ℕ} (u : Fin q → ℝ) : ℝ := (∑ i, (u i - patchMean u) ^ 2) / q
+def patchVar {q : ℕ} (u : Fin q → ℝ) : ℝ :=
+  -- lint: allow junk-div because every patch of the model has q = 2 pixels (Patch := Fin 2 → ℝ)
+  (∑ i, (u i - patchMean u) ^ 2) / q
 
 /-- The population standard deviation `s(u) = √(patchVar u)` of a patch. -/
-def patchStd {q : ℕ} (u : Fin q → ℝ) : ℝ := Real.sqrt (patchVar u)
+def patchStd {q : ℕ} (u : Fin q → ℝ) : ℝ :=
+  -- lint: allow junk-sqrt because patchVar is an average of squares, hence ≥ 0
+  Real.sqrt (patchVar u)
 
 /-- The patchwise normalized-pixel target `T_norm(u)ᵢ = (uᵢ - ū) / s(u)` (He et al. 2022, §3.3).
 It is meaningful only for a patch with `s(u) > 0`. Otherwise Lean's `x / 0 = 0` makes it a junk
 value. -/
-def normTarget {q : ℕ} (u : Fin q → ℝ) (i : Fin q) : ℝ := (u i - patchMean u) / patchStd u
+def normTarget {q : ℕ} (u : Fin q → ℝ) (i : Fin q) : ℝ :=
+  -- lint: allow junk-div because the statements apply normTarget only to p₀ and p₁, whose standard
+  --   deviations NormalizedTargetsAgree asserts to be positive (the docstring records the junk
+  --   case)
+  (u i - patchMean u) / patchStd u
 
 /-! ## The two training images, their labels and weights -/
 
@@ -82,7 +92,9 @@ def visibleSets : Finset (Finset (Fin 2)) := Finset.powersetCard 1 Finset.univ
 
 /-- The uniform mask law: each size-`k` visible set has probability `1 / #visibleSets`. The mask
 is drawn independently of the image. -/
-def maskWeight : ℝ := 1 / (visibleSets.card : ℝ)
+def maskWeight : ℝ :=
+  -- lint: allow junk-div because visibleSets, the size-1 subsets of Fin 2, has 2 elements
+  1 / (visibleSets.card : ℝ)
 
 /-- The masked positions `[M] \ V` for a visible set `V`. -/
 def maskedPositions (V : Finset (Fin 2)) : Finset (Fin 2) := Finset.univ \ V
@@ -131,6 +143,8 @@ def sqError (u v : Patch) : ℝ := ∑ i, (u i - v i) ^ 2
 /-- The per-example masked loss: the average, over the masked positions `j ∈ [M] \ V`, of the
 squared error between the prediction at `j` and the normalized target `T_norm(x_j)`. -/
 def exampleLoss (X : PatchImage) (V : Finset (Fin 2)) : ℝ :=
+  -- lint: allow junk-div because for every V ∈ visibleSets (the only ones the statements use)
+  --   exactly one of the two positions is masked, so the card is 1
   (∑ j ∈ maskedPositions V, sqError (prediction V X j) (normTarget (X j))) /
     (maskedPositions V).card
 

@@ -32,10 +32,15 @@ arXiv:1806.07572v4). It contains definitions only.
 Layer indices are shifted by one so that `ℓ : ℕ` is always allowed:
 `covKernel σ β d ℓ = Σ^{(ℓ+1)}`, `covDotKernel σ β d ℓ = Σ̇^{(ℓ+2)}` and
 `ntkLimit σ β d ℓ = Θ^{(ℓ+1)}_∞`.
-The expectation over a centered Gaussian pair `(U, V)` uses Mathlib's `multivariateGaussian`
+The expectation over a centered Gaussian pair `(U, V)` uses Mathlib's
+`ProbabilityTheory.multivariateGaussian` (file `Probability/Distributions/Gaussian/Multivariate`)
 on `EuclideanSpace ℝ (Fin 2)` with the `2 × 2` Gram matrix of the previous kernel as covariance
-(singular covariances included). Nothing about these kernels (positive semidefiniteness,
-integrability) is assumed here: that is the content of the covariance-validity milestone.
+(singular covariances included). `multivariateGaussian μ S` is the image of the standard Gaussian
+under `x ↦ μ + CFC.sqrt S x`; for a matrix `S` that is not positive semidefinite `CFC.sqrt S` is
+the junk value `0` and the law is the Dirac mass at `μ`, whose covariance is `0`, not `S`.
+Nothing about these kernels (positive semidefiniteness, integrability) is assumed here: the
+covariance-validity milestone (`Formal.NTKInit.CovarianceValid`) asserts that every Gram matrix
+passed to `multivariateGaussian` is positive semidefinite, which excludes the junk case.
 The derivative `σ'` in `Σ̇` is Mathlib's `deriv σ` (`0` where `σ` is not differentiable; for
 Lipschitz `σ` this is the almost-everywhere derivative of Remark 3, PDF p. 5).
 
@@ -90,9 +95,11 @@ def preact (σ : ℝ → ℝ) (β : ℝ) {d q h : ℕ} {w : Fin h → ℕ} (θ :
     (x : EuclideanSpace ℝ (Fin d)) :
     (ℓ : ℕ) → ℓ < h + 1 → Fin (layerWidth d q w (ℓ + 1)) → ℝ
   | 0, h0, j =>
+      -- lint: allow junk-div because preact's only users, GaussianOutputLimit and Goal, have 0 < d
       (1 / Real.sqrt (d : ℝ)) * (∑ i : Fin d, θ ⟨⟨0, h0⟩, j, some i⟩ * x i) +
         β * θ ⟨⟨0, h0⟩, j, none⟩
   | ℓ + 1, hℓ, j =>
+      -- lint: allow junk-div because ℓ < h here (hℓ), so the width is w ℓ + 1 ≥ 1
       (1 / Real.sqrt (layerWidth d q w (ℓ + 1) : ℝ)) *
           (∑ i : Fin (layerWidth d q w (ℓ + 1)),
             θ ⟨⟨ℓ + 1, hℓ⟩, j, some i⟩ *
@@ -115,8 +122,14 @@ the map is not differentiable). -/
 def empiricalNTK (σ : ℝ → ℝ) (β : ℝ) {d q h : ℕ} {w : Fin h → ℕ} (θ : ParamIdx d q w → ℝ)
     (x y : EuclideanSpace ℝ (Fin d)) (k k' : Fin q) : ℝ :=
   ∑ p : ParamIdx d q w,
+    -- lint: allow missing-differentiability because for Lipschitz σ the network is locally
+    --   Lipschitz in θ, hence differentiable off a Lebesgue-null set (Rademacher; Remark 3) which
+    --   the Gaussian law ignores; the goal is a convergence in probability, and the conventions
+    --   require a proof to show the exceptional set is null
     fderiv ℝ (fun θ' : ParamIdx d q w → ℝ => netOutput σ β θ' x k) θ
         (Pi.single p (1 : ℝ) : ParamIdx d q w → ℝ) *
+      -- lint: allow missing-differentiability because as for the first factor, the map is
+      --   differentiable off a null set of parameters for Lipschitz σ
       fderiv ℝ (fun θ' : ParamIdx d q w → ℝ => netOutput σ β θ' y k') θ
         (Pi.single p (1 : ℝ) : ParamIdx d q w → ℝ)
 
@@ -135,8 +148,13 @@ def gramMatrix {E ι : Type*} (K : E → E → ℝ) (X : ι → E) : Matrix ι �
 
 /-- `𝔼[g(U) g(V)]` for a centered Gaussian pair `(U, V)` whose covariance matrix is the Gram
 matrix of `K` on `(x, y)`, i.e. `[[K(x,x), K(x,y)], [K(y,x), K(y,y)]]` (Section 4.1, PDF p. 5).
-The pair law is Mathlib's `multivariateGaussian 0 _` on `EuclideanSpace ℝ (Fin 2)`. -/
+The pair law is Mathlib's `multivariateGaussian 0 _` on `EuclideanSpace ℝ (Fin 2)`. If that Gram
+matrix were not positive semidefinite the law would be the junk Dirac mass at `0`; for the kernels
+`covKernel σ β d ℓ` used below, `CovarianceValid` (with the family `![x, y]`) rules this out. -/
 def gaussPairExpect {E : Type*} (K : E → E → ℝ) (g : ℝ → ℝ) (x y : E) : ℝ :=
+  -- lint: allow missing-integrability because each use passes g = σ (Lipschitz, so growing at
+  --   most linearly) or g = deriv σ (bounded by the Lipschitz constant), and Gaussian laws have
+  --   finite second moments, so the integrand is integrable
   ∫ u : EuclideanSpace ℝ (Fin 2), g (u 0) * g (u 1)
     ∂(multivariateGaussian (0 : EuclideanSpace ℝ (Fin 2)) (gramMatrix K ![x, y]))
 
@@ -146,6 +164,7 @@ Proposition 1, PDF p. 5). `Σ^{(1)}(x, y) = ⟨x, y⟩ / d + β²` and
 `Σ^{(ℓ+1)}` on `(x, y)`. -/
 def covKernel (σ : ℝ → ℝ) (β : ℝ) (d : ℕ) :
     ℕ → EuclideanSpace ℝ (Fin d) → EuclideanSpace ℝ (Fin d) → ℝ
+  -- lint: allow junk-div because every statement assumes 0 < d
   | 0 => fun x y => ⟪x, y⟫_ℝ / (d : ℝ) + β ^ 2
   | ℓ + 1 => fun x y => gaussPairExpect (covKernel σ β d ℓ) σ x y + β ^ 2
 
@@ -154,6 +173,9 @@ with `(U, V)` centered Gaussian of covariance given by `Σ^{(ℓ+1)}` on `(x, y)
 Theorem 1, PDF p. 5). Here `σ' = deriv σ`, which is `0` where `σ` is not differentiable
 (Remark 3, PDF p. 5). -/
 def covDotKernel (σ : ℝ → ℝ) (β : ℝ) (d : ℕ) (ℓ : ℕ) (x y : EuclideanSpace ℝ (Fin d)) : ℝ :=
+  -- lint: allow missing-differentiability because σ is Lipschitz in every statement, so deriv σ is
+  --   its almost-everywhere derivative (Remark 3); since Σ(x, x) ≥ β² > 0 the Gaussian marginals
+  --   have densities and the value on the null set does not matter (conventions)
   gaussPairExpect (covKernel σ β d ℓ) (deriv σ) x y
 
 /-- The deterministic limiting NTK, shifted: `ntkLimit σ β d ℓ = Θ^{(ℓ+1)}_∞` (Section 4.1,
@@ -167,7 +189,10 @@ def ntkLimit (σ : ℝ → ℝ) (β : ℝ) (d : ℕ) :
 
 /-- The covariance matrix of the limiting output vector (Section 4.1, Proposition 1, PDF p. 5):
 entry `((i, k), (j, k'))` is `Σ^{(h+1)}(x_i, x_j) δ_{kk'}`, i.e. the `q` output coordinates are
-independent centered Gaussian processes of covariance `Σ^{(L)}`, `L = h + 1`. -/
+independent centered Gaussian processes of covariance `Σ^{(L)}`, `L = h + 1`. It is the Gram
+matrix of `Σ^{(L)}` on `X` tensored with `I_q`, hence positive semidefinite whenever that Gram
+matrix is (`CovarianceValid`), so `multivariateGaussian 0 (outputCov …)` is not the junk Dirac
+law. -/
 def outputCov (σ : ℝ → ℝ) (β : ℝ) (d h q : ℕ) {N : ℕ} (X : Fin N → EuclideanSpace ℝ (Fin d)) :
     Matrix (Fin N × Fin q) (Fin N × Fin q) ℝ :=
   Matrix.of fun a b => if a.2 = b.2 then covKernel σ β d h (X a.1) (X b.1) else 0
@@ -194,6 +219,9 @@ measures this is convergence in Mathlib's weak topology on `ProbabilityMeasure E
 def TendstoInLaw {ι E : Type*} [TopologicalSpace E] [MeasurableSpace E] (μ : ι → Measure E)
     (l : Filter ι) (ν : Measure E) : Prop :=
   ∀ g : BoundedContinuousFunction E ℝ,
+    -- lint: allow missing-integrability because g is bounded and continuous and every measure
+    --   passed (pushforwards of initLaw, multivariateGaussian) is a probability measure, so both
+    --   integrals are finite
     Tendsto (fun i => ∫ x, g x ∂(μ i)) l (𝓝 (∫ x, g x ∂ν))
 
 end

@@ -26,7 +26,11 @@ defined `Σ^{(L)}` satisfies `Σ^{(L)}(x, x) ≥ β²` for every input `x`, and 
 family `X = (x_1, …, x_N)` its Gram matrix `(Σ^{(L)}(x_i, x_j))_{i,j}` is positive semidefinite
 and is the covariance matrix of the centered Gaussian law that Mathlib's `multivariateGaussian`
 builds from it: `Cov(u_i, u_j) = Σ^{(L)}(x_i, x_j)` under `multivariateGaussian 0 (Gram)`. This
-justifies reading `Σ^{(L)}` as a covariance in the recursion and in Proposition 1.
+justifies reading `Σ^{(L)}` as a covariance in the recursion and in Proposition 1, and it is
+where the statements exclude Mathlib's junk value: `multivariateGaussian μ S` is the Dirac mass at
+`μ` when `S` is not positive semidefinite. The pair matrices of the recursion are the case
+`X = ![x, y]`; the covariance `outputCov` of Proposition 1 is the Gram matrix on `X` tensored with
+`I_q`.
 
 Source: Jacot, Gabriel, Hongler 2018 (arXiv:1806.07572v4), Section 4.1, Proposition 1,
 PDF p. 5 (the recursion for `Σ^{(L)}`; unnumbered display). -/
@@ -39,6 +43,9 @@ def CovarianceValid : Prop :=
     ∀ (N : ℕ) (X : Fin N → EuclideanSpace ℝ (Fin d)),
       (gramMatrix (covKernel σ β d h) X).PosSemidef ∧
       ∀ i j : Fin N,
+        -- lint: allow missing-integrability because multivariateGaussian is a Gaussian measure for
+        --   every matrix (isGaussian_multivariateGaussian), so the coordinates u ↦ u i have all
+        --   moments
         ProbabilityTheory.covariance (fun u : EuclideanSpace ℝ (Fin N) => u i)
             (fun u : EuclideanSpace ℝ (Fin N) => u j)
             (multivariateGaussian (0 : EuclideanSpace ℝ (Fin N))

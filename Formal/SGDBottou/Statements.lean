@@ -68,6 +68,8 @@ def Theorem46 : Prop :=
     (run : Run P ℋ d w₀ (fun _ => a)) (μ μG M MV : ℝ),
     0 < d → 0 < L → LipschitzGradient F L → 0 < c → StrongConvexOn Set.univ c F →
     0 < μ → μ ≤ μG → 0 ≤ M → 0 ≤ MV → MomentConditions run F μ μG M MV →
+    -- lint: allow junk-div because gradSecondMomentConst μG MV = MV + μG² ≥ μ² > 0 by 0 < μ ≤ μG
+    --   and 0 ≤ MV, and 0 < L
     0 < a → a ≤ μ / ((L : ℝ) * gradSecondMomentConst μG MV) →
     BddBelow (Set.range F) ∧
       (∀ k : ℕ, Integrable (fun ω => F (run.iterate k ω)) P ∧
@@ -92,10 +94,13 @@ def Theorem47 : Prop :=
     (run : Run P ℋ d w₀ (fun k => β / (γ + k + 1))) (μ μG M MV : ℝ),
     0 < d → 0 < L → LipschitzGradient F L → 0 < c → StrongConvexOn Set.univ c F →
     0 < μ → μ ≤ μG → 0 ≤ M → 0 ≤ MV → MomentConditions run F μ μG M MV →
+    -- lint: allow junk-div because gradSecondMomentConst μG MV = MV + μG² ≥ μ² > 0 by 0 < μ ≤ μG
+    --   and 0 ≤ MV, and 0 < L
     1 / (c * μ) < β → 0 < γ → β / (γ + 1) ≤ μ / ((L : ℝ) * gradSecondMomentConst μG MV) →
     BddBelow (Set.range F) ∧
       ∀ k : ℕ, Integrable (fun ω => F (run.iterate k ω)) P ∧
         ∫ ω, (F (run.iterate k ω) - optimalValue F) ∂P ≤
+          -- lint: allow junk-div because 1 / (c μ) < β with c, μ > 0 gives β c μ > 1
           max (β ^ 2 * (L : ℝ) * M / (2 * (β * c * μ - 1)))
               ((γ + 1) * (F w₀ - optimalValue F)) /
             (γ + k + 1)
@@ -114,6 +119,8 @@ def Theorem48 : Prop :=
     0 < L → LipschitzGradient F L →
     0 < μ → μ ≤ μG → 0 ≤ M → 0 ≤ MV →
     IteratesInLowerBoundedRegion run F Finf → MomentConditions run F μ μG M MV →
+    -- lint: allow junk-div because gradSecondMomentConst μG MV = MV + μG² ≥ μ² > 0 by 0 < μ ≤ μG
+    --   and 0 ≤ MV, and 0 < L
     0 < a → a ≤ μ / ((L : ℝ) * gradSecondMomentConst μG MV) →
     (∀ k : ℕ, Integrable (fun ω => ‖gradient F (run.iterate k ω)‖ ^ 2) P) ∧
       (∀ K : ℕ,
@@ -149,6 +156,8 @@ def Goal : Prop :=
           atTop (𝓝 S)) ∧
       Tendsto
         (fun K : ℕ =>
+          -- lint: allow junk-div because only the limit as K → ∞ is claimed, and the premise
+          --   ∑_{k<K} α_k → ∞ makes the sum positive for all large K
           (∑ k ∈ Finset.range K, α k)⁻¹ *
             (∫ ω, (∑ k ∈ Finset.range K, α k * ‖gradient F (run.iterate k ω)‖ ^ 2) ∂P))
         atTop (𝓝 0)

@@ -32,9 +32,11 @@ Tick layout of the filtration `ℱ : Filtration ℕ m0` (`ℱ n` is the full his
   `x^{r+1} = x^r + (ηg / S) ∑_{i ∈ A_r} (y_{i,K}^r - x^r)`; Option II sets
   `c_i^{r+1} = K⁻¹ ∑_{k<K} g_{i,k}^r` for `i ∈ A_r` and keeps `c_i^r` otherwise.
 
-The run records the algorithm and the measurability, square integrability and sampling law of its
-randomness. Oracle properties are hypotheses of the statements; no descent inequality, drift bound
-or convergence property appears in the model.
+The run records the algorithm and the measurability and sampling law of its randomness, and the
+square integrability of the oracle answers (from `StochasticRun`); the square integrability of
+the iterates, server models and controls follows from these and is not recorded. Oracle properties
+are hypotheses of the statements; no descent inequality, drift bound or convergence property
+appears in the model.
 -/
 
 open MeasureTheory ProbabilityTheory
@@ -64,6 +66,7 @@ structure Problem (N d : ℕ) where
 
 /-- The global objective `f(x) = N⁻¹ ∑ᵢ fᵢ(x)`. -/
 def Problem.objective {N d : ℕ} (pb : Problem N d) (x : Space d) : ℝ :=
+  -- lint: allow junk-div because every statement using the objective assumes 1 ≤ N
   (N : ℝ)⁻¹ * ∑ i, pb.f i x
 
 /-- The first tick of round `r`, `K + r (K + 1)`: `K` warm-start ticks come first, and each round
@@ -78,6 +81,7 @@ def sampleTick (K r : ℕ) : ℕ :=
 
 /-- The average `N⁻¹ ∑ᵢ vᵢ` of a family of client vectors (for example `c^r` from the `c_i^r`). -/
 def average {N d : ℕ} (v : Fin N → Space d) : Space d :=
+  -- lint: allow junk-div because every statement taking a Run assumes 1 ≤ N
   (N : ℝ)⁻¹ • ∑ i, v i
 
 /-- The corrected local step `y - ηl (g - cᵢ + c)` of Algorithm 1 (PDF p. 4; Appendix E,
@@ -94,6 +98,7 @@ def localIterate {Ω : Type*} {N d : ℕ} (K : ℕ) (ηl : ℝ) (x : ℕ → Ω 
     (ω : Ω) : Space d :=
   if k = 0 then x r ω
   else
+    -- lint: allow nat-sub because this is the else branch of `if k = 0`: k ≥ 1, k - 1 is exact
     localStep ηl (point (roundStart K r + (k - 1)) i ω) (dir (roundStart K r + (k - 1)) i ω)
       (c r i ω) (average fun j => c r j ω)
 
@@ -105,10 +110,18 @@ and the deterministic initial server model `x₀`. It extends the shared
 point and oracle answer of client `i` at tick `n` (see the module docstring for the tick layout).
 
 Fields: the server models `x^r`, the stored controls `c_i^r`, the sampled subsets `A_r`; their
-measurability with respect to the full history and square integrability (also of the local
-iterates); the sampling law (uniform over size-`S` subsets, independent of the history before the
-sampling tick); and the update equations. The initial controls are left free: each statement fixes
-them. Oracle properties are not fields. -/
+measurability with respect to the full history; the sampling law (uniform over size-`S` subsets,
+independent of the history before the sampling tick); and the update equations. The initial
+controls are left free: each statement fixes them. Oracle properties are not fields.
+
+Square integrability of the local iterates, server models and controls is deliberately not a
+field: it is derived, not assumed. The oracle answers are square integrable (`dir_memLp` of
+`StochasticRun`), `x⁰` is deterministic, every local iterate, server model and later control is a
+finite combination of these (`point_round`, `server_succ`, `control_succ`; the sums over the
+random subset `A_r` are sums over `i` of indicator terms of the measurable events `i ∈ A_r`), and
+each statement fixes the initial controls to a deterministic vector or to an average of oracle
+answers. Query points at ticks that play no role (a sampling tick, and the warm-start ticks of
+the convex statement) are unconstrained apart from their measurability. -/
 structure Run {Ω : Type*} {m0 : MeasurableSpace Ω} (P : Measure Ω) (ℱ : Filtration ℕ m0)
     (N d K S : ℕ) (ηl ηg : ℝ) (x₀ : Space d)
     extends Formal.Common.StochasticRun P ℱ (Fin N) (Space d) where
@@ -118,20 +131,16 @@ structure Run {Ω : Type*} {m0 : MeasurableSpace Ω} (P : Measure Ω) (ℱ : Fil
   control : ℕ → Fin N → Ω → Space d
   /-- The subset `A_r` of clients sampled in round `r`. -/
   sample : ℕ → Ω → Finset (Fin N)
-  /-- Local iterates (query points) are square integrable. -/
-  point_memLp : ∀ n i, MemLp (point n i) 2 P
   /-- `x^r` is known at the start of round `r`. -/
   server_measurable : ∀ r, Measurable[ℱ (roundStart K r)] (server r)
-  /-- `x^r` is square integrable. -/
-  server_memLp : ∀ r, MemLp (server r) 2 P
   /-- `c_i^r` is known at the start of round `r`. -/
   control_measurable : ∀ r i, Measurable[ℱ (roundStart K r)] (control r i)
-  /-- `c_i^r` is square integrable. -/
-  control_memLp : ∀ r i, MemLp (control r i) 2 P
   /-- `A_r` is known after its sampling tick. -/
   sample_measurable : ∀ r s, MeasurableSet[ℱ (sampleTick K r + 1)] {ω | sample r ω = s}
   /-- `A_r` is uniform over the subsets of size `S` of the `N` clients. -/
   sample_uniform : ∀ r (s : Finset (Fin N)),
+    -- lint: allow junk-div because in ℝ≥0∞ 0⁻¹ = ∞, not 0; and every statement assumes S ≤ N, so
+    --   N.choose S ≥ 1
     P {ω | sample r ω = s} = if s.card = S then ((N.choose S : ℕ) : ℝ≥0∞)⁻¹ else 0
   /-- `A_r` is fresh: independent of the history before its sampling tick (which contains the
   virtual local paths of round `r`). -/
@@ -144,10 +153,12 @@ structure Run {Ω : Type*} {m0 : MeasurableSpace Ω} (P : Measure Ω) (ℱ : Fil
     point (roundStart K r + k) i ω = localIterate K ηl server control point dir r k i ω
   /-- Server update `x^{r+1} = x^r + (ηg / S) ∑_{i ∈ A_r} (y_{i,K}^r - x^r)`. -/
   server_succ : ∀ r ω, server (r + 1) ω = server r ω +
+    -- lint: allow junk-div because every statement taking a Run assumes 1 ≤ S
     (ηg / S) • ∑ i ∈ sample r ω, (localIterate K ηl server control point dir r K i ω - server r ω)
   /-- Option II control update: `c_i^{r+1} = K⁻¹ ∑_{k<K} g_{i,k}^r` for `i ∈ A_r`, otherwise
   `c_i^{r+1} = c_i^r`. -/
   control_succ : ∀ r i ω, control (r + 1) i ω =
+    -- lint: allow junk-div because every statement taking a Run assumes 1 ≤ K
     if i ∈ sample r ω then (K : ℝ)⁻¹ • ∑ k ∈ Finset.range K, dir (roundStart K r + k) i ω
     else control r i ω
 
@@ -165,17 +176,21 @@ def effStep (K : ℕ) (ηl ηg : ℝ) : ℝ :=
 `c₀` (Appendix E.1, Lemma 15, PDF p. 30). -/
 def initialControlError {N d : ℕ} (pb : Problem N d) (c₀ : Fin N → Space d) (xstar : Space d) :
     ℝ :=
+  -- lint: allow junk-div because the convex statement, the only user, assumes 1 ≤ N
   (N : ℝ)⁻¹ * ∑ i, ‖c₀ i - gradient (pb.f i) xstar‖ ^ 2
 
 /-- The initial potential `V₀ = ‖x⁰ - x⋆‖² + (9 N h² / S) C₀` (Appendix E.1, Lemma 15,
 PDF p. 30). -/
 def initialPotential {N d : ℕ} (pb : Problem N d) (K S : ℕ) (ηl ηg : ℝ) (x₀ xstar : Space d)
     (c₀ : Fin N → Space d) : ℝ :=
+  -- lint: allow junk-div because the convex statement, the only user, assumes 1 ≤ S
   ‖x₀ - xstar‖ ^ 2 + 9 * N * effStep K ηl ηg ^ 2 / S * initialControlError pb c₀ xstar
 
 /-- The round weight `w_r = q^{-(r+1)}` with `q = 1 - μ h / 2` (Appendix E.1, Lemma 15,
 PDF p. 30). -/
 def roundWeight (μ h : ℝ) (r : ℕ) : ℝ :=
+  -- lint: allow junk-div because the convex statement, the only user, assumes
+  --   μ h ≤ S / (15 N) ≤ 1 / 15, so 1 - μ h / 2 > 0
   ((1 - μ * h / 2) ^ (r + 1))⁻¹
 
 /-- The total weight `W_T = ∑_{r<T} w_r`. -/

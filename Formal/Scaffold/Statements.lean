@@ -69,9 +69,12 @@ def ConvexFiniteRoundConvergence : Prop :=
     effStep K ηl ηg ≤ 1 / (81 * (pb.β : ℝ)) →
     μ * effStep K ηl ηg ≤ (S : ℝ) / (15 * N) →
     (∀ r : ℕ, Integrable (fun ω => pb.objective (run.server r ω)) P) ∧
+      -- lint: allow junk-div because W_T is a sum of T ≥ 1 positive weights (1 - μ h / 2 > 0 since
+      --   μ h ≤ S / (15 N) ≤ 1 / 15)
       (totalWeight μ (effStep K ηl ηg) T)⁻¹ *
           ∑ r ∈ Finset.range T, roundWeight μ (effStep K ηl ηg) r *
             (∫ ω, (pb.objective (run.server r ω) - pb.objective xstar) ∂P) ≤
+        -- lint: allow junk-div because h = K ηl ηg > 0 (1 ≤ K, 0 < ηl, 1 ≤ ηg) and W_T > 0
         initialPotential pb K S ηl ηg x₀ xstar c₀ /
             (effStep K ηl ηg * totalWeight μ (effStep K ηl ηg) T) +
           12 * effStep K ηl ηg * σ ^ 2 / (K * S) * (1 + S / ηg ^ 2)
@@ -97,6 +100,7 @@ def NonconvexFiniteRoundConvergence : Prop :=
     (∀ r : ℕ, Integrable (fun ω => ‖gradient pb.objective (run.server r ω)‖ ^ 2) P) ∧
       (T : ℝ)⁻¹ * ∑ r ∈ Finset.range T,
           (∫ ω, ‖gradient pb.objective (run.server r ω)‖ ^ 2 ∂P) ≤
+        -- lint: allow junk-div because h = K ηl ηg > 0 by 1 ≤ K, 0 < ηl, 1 ≤ ηg, and 1 ≤ T
         14 * (pb.objective x₀ - flower) / (effStep K ηl ηg * T) +
           70 * (pb.β : ℝ) * effStep K ηl ηg * σ ^ 2 / (K * S) * (1 + S / ηg ^ 2)
 

@@ -73,6 +73,7 @@ def paramLoss (d h : ℕ) (ℓ : (Input d → ℝ) → ℝ) (θ : Param d h) : �
 /-- The coordinatewise factor of the layer scaling `T_α`: `α` on every first-layer coordinate
 `W_ij` and `α⁻¹` on every output-weight coordinate `v_j`. -/
 def layerScale {d h : ℕ} (α : ℝ) : ParamIndex d h → ℝ :=
+  -- lint: allow junk-div because every statement using the layer scaling assumes 0 < α
   Sum.elim (fun _ => α) (fun _ => α⁻¹)
 
 /-- The layer scaling `T_α(W, v) = (α W, α⁻¹ v)`: the incoming weights of the hidden layer are

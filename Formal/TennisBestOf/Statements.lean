@@ -57,9 +57,21 @@ def PartC : Prop :=
 than your opponent (no fair coin). Assuming `b ≥ 1/2`, your probability of winning is strictly
 greater in the best-of-`n m₁ ⋯ m_k`.
 
-Source: seed 09, "The problem", part (d). With one level of sets this is the finite-sample
-inequality of Dorner and Hardt (arXiv:2402.02249v3, Section 3), conjectured there (Section 5,
-Conjecture 1). -/
+Source: seed 09, "The problem", part (d).
+
+Link to Dorner and Hardt (arXiv:2402.02249v3, Section 3), exactly: the instances of `PartD` with
+one level of sets, `ms = [m]`, are the instances of their finite-sample inequality (a budget of
+`n m` labels: `n` data points with `m` labels each against `n m` data points with one label each)
+that lie inside these hypotheses, namely `n ≥ 2` data points, odd `m ≥ 3` labels per data point,
+label accuracy `1/2 < q < 1`, and classifier accuracies `p ≥ 1/2` and `p + ε ≤ 1` with `ε > 0`,
+through `a = (p + ε)(1 - p)`, `c = p (1 - p - ε)`, `b = 1 - a - c` (then `a - c = ε > 0`,
+`a, c ≥ 0` and `b = 1 - 2p(1 - p) + ε(2p - 1) ≥ 1/2`). The paper's inequality also allows `n = 1`
+and `q = 1`, which `PartD` does not state. The seed's example showing that some condition on `b`
+is needed (`(a, b, c) = (0.9, 0.1, 0)`, `q = 0.6`, `m = 3`, `n = 1`) has `n = 1` and so lies
+outside these hypotheses as well as violating `b ≥ 1/2`. The paper verifies the inequality
+numerically and leaves the finite-sample statement open (Section 5, Conjecture 1, which as
+literally stated concerns the correlated-error setting of its Section 3.2 and is not claimed
+here). -/
 def PartD : Prop :=
   ∀ q : ℝ, 1 / 2 < q → q < 1 →
     ∀ n : ℕ, 1 < n →

@@ -49,6 +49,8 @@ from missions.kernel import (
 )
 from missions.lean.lake import Diagnostic, Job, group_diagnostics, lake_executable, stream_build
 from missions.lean.workspace import load_workspace
+from missions.lint import Finding as LintFinding
+from missions.lint import LintResult, lint_missions
 from missions.pins import (
     UNCOMMITTED,
     apply_pin,
@@ -300,7 +302,10 @@ def status(
         if lean:
             _kernel(analysis)
         data = status_json(
-            analysis, evidence="kernel" if lean else "source", witnesses=load_results(str(resolved))
+            analysis,
+            evidence="kernel" if lean else "source",
+            witnesses=load_results(str(resolved)),
+            lint=_lint(analysis),
         )
     text = json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n"
     if key is not None and not no_cache and not lean:
@@ -309,6 +314,59 @@ def status(
         sys.stdout.write(text)
         return
     print_status(out, data, why=why)
+
+
+def _lint(analysis: Analysis) -> LintResult:
+    return lint_missions(
+        analysis.root, analysis.workspace, [m.file.mission for m in analysis.missions]
+    )
+
+
+def _lint_line(finding: LintFinding) -> Text:
+    """``path:line: rule: message``, with the reason of an accepted finding after it."""
+    line = Text(finding.text())
+    if finding.accepted:
+        line.append(f" (accepted: {finding.reason})", style="dim")
+    elif finding.level == "warning":
+        line.stylize("yellow")
+    else:
+        line.stylize("red")
+    return line
+
+
+@command("Lint the statement closures for traps (junk values, ∃ … → …).", name="lint")
+def lint_command(
+    ids: IdsArgument = None,
+    root: RootOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Source-level lints of the statement closures: traps that make a statement junk.
+
+    Exit 1 on unaccepted findings; accept one with `-- lint: allow RULE because REASON` on its
+    line or the line above."""
+    with _input_errors():
+        resolved = _root(root)
+        chosen = load_catalog(resolved).select(ids or [])
+        workspace = load_workspace(resolved)
+    result = lint_missions(resolved, workspace, [m.mission for m in chosen])
+    if as_json:
+        _print_json(
+            {
+                "ok": not result.failing,
+                "findings": [f.to_json() for f in result.findings],
+                "counts": result.counts(),
+            }
+        )
+    else:
+        for finding in result.findings:
+            out.print(_lint_line(finding), soft_wrap=True)
+        counts = result.counts()
+        out.print(
+            f"lint: {counts['unaccepted']} unaccepted, {counts['accepted']} accepted, "
+            f"{plural(counts['warnings'], 'warning')} in {plural(len(chosen), 'mission')}"
+        )
+    if result.failing:
+        raise typer.Exit(1)
 
 
 @command("One mission: sources, targets, informal and Lean statements.")
@@ -331,6 +389,12 @@ def show(
         return
     width = out.width if out.is_terminal else None
     out.print(Text("\n").join(show_lines(data, width=width)), soft_wrap=True)
+    if gate.lint is not None:
+        findings = gate.lint.for_mission(mission_id)
+        if findings:
+            out.print(Text("Lint findings", style="bold"))
+            for finding in findings:
+                out.print(Text("  ").append_text(_lint_line(finding)), soft_wrap=True)
 
 
 @command("Check the mission YAML and its cross-references only.")

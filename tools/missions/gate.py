@@ -23,6 +23,9 @@ Rules and their ids (stable; used in JSON output):
                          the proof uses
 ``comparator``           (with ``--comparator DIR``) Comparator did not accept, for exactly
                          today's claims, every target a mission claims proved
+``lint``                 an unaccepted finding of ``missions lint`` in a statement closure (a
+                         trap such as an unguarded integral, ℕ subtraction or ``∃ x, P → Q``;
+                         accept one with ``-- lint: allow RULE because REASON``)
 
 YAML problems (``schema``, ``duplicate-id``, ``dangling-ref``, ``dependency-cycle``) are
 input errors: they are reported before the gate runs, with exit code 2.
@@ -34,6 +37,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from missions import gitinfo
+from missions.lint import LintResult, lint_missions
 from missions.pins import UNCOMMITTED, closure_paths
 from missions.placeholders import mission_placeholders
 from missions.ratchet import (
@@ -64,6 +68,7 @@ RULES = (
     "comparator",
     "status-regression",
     "placeholder",
+    "lint",
 )
 
 #: Findings that are forbidden anywhere in the workspace.
@@ -86,6 +91,8 @@ EVERYWHERE = frozenset(
 @dataclass
 class GateResult:
     violations: list[Violation] = field(default_factory=list)
+    #: the lint run behind the ``lint`` rule (reports show accepted findings and reasons too)
+    lint: LintResult | None = None
 
     @property
     def ok(self) -> bool:
@@ -362,6 +369,18 @@ def standing_status(analysis: Analysis, status: TargetStatus) -> str:
     return status.status
 
 
+def _lint_violations(analysis: Analysis, result: GateResult) -> list[Violation]:
+    """Unaccepted lint findings of the statement closures, one violation per mission."""
+    result.lint = lint_missions(
+        analysis.root, analysis.workspace, [m.file.mission for m in analysis.missions]
+    )
+    return [
+        Violation("lint", f"{f.rule}: {f.message}", f.path, f.line, mission)
+        for f in result.lint.failing
+        for mission in f.missions or (None,)
+    ]
+
+
 def run_gate(analysis: Analysis, extra: Iterable[Violation] = ()) -> GateResult:
     """Every rule over the analysis, plus ``extra`` findings (e.g. from the kernel audit)."""
     result = GateResult()
@@ -382,6 +401,7 @@ def run_gate(analysis: Analysis, extra: Iterable[Violation] = ()) -> GateResult:
         lowered = {b.status.target.id for b in books if b.lowered_now and b.owed}
         add(_drift(analysis, mission, lowered))
         add(_placeholder_violations(analysis, mission))
+    add(_lint_violations(analysis, result))
     unique = list(dict.fromkeys(result.violations))
     result.violations = sorted(
         unique, key=lambda v: (v.mission or "", v.rule, v.file or "", v.line or 0, v.message)

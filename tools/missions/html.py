@@ -678,6 +678,42 @@ def _witness_summary(states: Sequence[str | None]) -> str:
     return ", ".join(f"{present.count(s)} {s}" for s in order if present.count(s))
 
 
+def _lint_text(counts: dict[str, int] | None) -> str:
+    """A mission's or target's lint state, from its ``lint`` counts (``None``: not linted)."""
+    if counts is None:
+        return "not run"
+    if not counts["unaccepted"] and not counts["accepted"]:
+        return "no findings"
+    return f"{counts['unaccepted']} unaccepted, {counts['accepted']} accepted"
+
+
+def _lint_section(findings: list[dict[str, Any]]) -> str:
+    """Every lint finding of the mission's statement closure, accepted ones with the reason."""
+    if not findings:
+        return '<h2 id="lint">Lint</h2>\n<p class="muted">No findings.</p>'
+    rows = []
+    for f in findings:
+        if f["accepted"]:
+            verdict = _chip("accepted", "pass") + " " + render_inline(f["reason"] or "")
+        elif f["level"] == "warning":
+            verdict = _chip("warning", "neutral")
+        else:
+            verdict = _chip("not accepted", "fail")
+        rows.append(
+            f"<tr><td><code>{esc(f['rule'])}</code></td>"
+            f"<td><code>{esc(f['path'])}:{esc(f['line'])}</code></td>"
+            f"<td>{render_inline(f['message'])}</td><td>{verdict}</td></tr>"
+        )
+    return (
+        '<h2 id="lint">Lint</h2>\n'
+        "<p>Source-level lints of the statement closure (<code>missions lint</code>). A finding "
+        "is accepted by a <code>-- lint: allow RULE because REASON</code> comment.</p>\n"
+        "<table><thead><tr><th scope='col'>Rule</th><th scope='col'>Where</th>"
+        "<th scope='col'>Finding</th><th scope='col'>Accepted because</th></tr></thead>"
+        f"<tbody>{''.join(rows)}</tbody></table>"
+    )
+
+
 def _pin_text(pin: dict[str, Any]) -> str:
     if pin["recorded"] is None:
         return "unpinned"
@@ -731,6 +767,15 @@ def _target_section(
     ]
     if witness is not None:
         chips.append(_chip(f"witness: {witness}", witness if witness != "not run" else "neutral"))
+    if target.get("lint") is not None:
+        unaccepted = target["lint"]["unaccepted"]
+        chips.append(
+            _chip(
+                f"lint: {_lint_text(target['lint'])}",
+                "fail" if unaccepted else "pass",
+                "lint findings in what this statement reaches (missions lint)",
+            )
+        )
     rows: list[tuple[str, str]] = []
     if target["statement"]:
         rows.append(("Statement", f"<code>{esc(target['statement'])}</code>"))
@@ -912,6 +957,7 @@ def mission_page(
         ("Statement pin", esc(_pin_text(entry["pin"]))),
         ("Evidence", esc(_evidence_text(entry["targets"]))),
         ("Witnesses", esc(_witness_summary(witness_states))),
+        ("Lint", esc(_lint_text(entry.get("lint")))),
     ]
     toc = "".join(
         f'<li><a href="#{a}">{t}</a></li>'
@@ -921,6 +967,7 @@ def mission_page(
             ("targets", "Targets"),
             ("sources", "Sources"),
             ("conventions", "Conventions"),
+            ("lint", "Lint"),
             ("history", "History"),
         )
     )
@@ -964,6 +1011,7 @@ def mission_page(
             f'<ol class="sources">{"".join(sources)}</ol>',
             '<h2 id="conventions">Conventions</h2>',
             f"<ul>{conventions}</ul>" if conventions else '<p class="muted">None recorded.</p>',
+            _lint_section(entry.get("lint_findings", [])),
             _history_section(entry, events),
         ]
     )
@@ -1004,6 +1052,7 @@ def index_page(data: dict[str, Any], analysis: Analysis, footer: str) -> str:
             ("Targets", esc(_count_text(counts))),
             ("Evidence", esc(_evidence_text(entry["targets"]))),
             ("Witnesses", esc(_witness_summary(states))),
+            ("Lint", esc(_lint_text(entry.get("lint")))),
             ("Pin", esc(_pin_text(entry["pin"]))),
         ]
         cards.append(

@@ -122,6 +122,10 @@ def _target_line(target: dict[str, Any], id_width: int) -> Text:
         ok = bool(witness.get("ok"))
         line.append(" witness ")
         line.append("pass" if ok else "FAIL", style="green" if ok else "bold red")
+    lint = target.get("lint")
+    if isinstance(lint, dict) and lint.get("unaccepted"):
+        line.append(" lint ")
+        line.append(str(lint["unaccepted"]), style="bold red")
     line.rstrip()
     return line
 
@@ -239,7 +243,7 @@ def show_lines(data: dict[str, Any], *, width: int | None = None) -> list[Text]:
     Prose wraps at spaces (``width`` None: never); Lean code is printed line by line exactly
     as written, indented by four spaces, and never wrapped or cut here.
     """
-    lines: list[Text] = [Text(data["title"], style="bold")]
+    lines: list[Text] = [Text(t, style="bold") for t in wrap_words("", data["title"], 0, width)]
     meta = f"{data['id']} · {data['category']} · {data['status']} · module {data['module']}"
     lines += _item("", meta, 0, width)
     lines += _item("statement pin: ", _pin_words(data["pin"]), 0, width)
@@ -287,6 +291,16 @@ def show_lines(data: dict[str, Any], *, width: int | None = None) -> list[Text]:
             width,
             "dim",
         )
+        lint = target.get("lint")
+        if lint:
+            lines += _item(
+                "lint: ",
+                f"{lint['unaccepted']} unaccepted, {lint['accepted']} accepted "
+                "(`missions lint` for the findings)",
+                2,
+                width,
+                "red" if lint["unaccepted"] else "dim",
+            )
         fingerprints = target.get("fingerprints")
         if fingerprints:
             lines += _item(

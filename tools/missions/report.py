@@ -13,6 +13,7 @@ from typing import Any
 
 from missions import gitinfo
 from missions.gate import GateResult
+from missions.lint import LintResult
 from missions.placeholders import Placeholder, mission_placeholders
 from missions.render import plural
 from missions.status import Analysis, MissionStatus, TargetStatus, Violation
@@ -31,9 +32,14 @@ def _lean_statement(analysis: Analysis, status: TargetStatus) -> str | None:
     return text[decl.start : decl.end]
 
 
-def target_json(status: TargetStatus, witness: dict[str, Any] | None = None) -> dict[str, Any]:
+def target_json(
+    status: TargetStatus,
+    witness: dict[str, Any] | None = None,
+    lint: dict[str, int] | None = None,
+) -> dict[str, Any]:
+    """One target; ``lint`` counts the lint findings its statement reaches (if linted)."""
     target = status.target
-    return {
+    data: dict[str, Any] = {
         "witness": witness,
         "id": target.id,
         "kind": target.kind,
@@ -46,6 +52,16 @@ def target_json(status: TargetStatus, witness: dict[str, Any] | None = None) -> 
         "depends_on": target.depends_on,
         "provenance": target.provenance.model_dump(exclude_none=True),
     }
+    if lint is not None:
+        data["lint"] = lint
+    return data
+
+
+def _target_lint(lint: LintResult | None, status: TargetStatus) -> dict[str, int] | None:
+    if lint is None:
+        return None
+    statement = status.target.statement
+    return lint.counts(lint.for_statement(statement) if statement else [])
 
 
 def mission_json(
@@ -53,12 +69,13 @@ def mission_json(
     witnesses: dict[str, dict[str, Any]] | None = None,
     placeholders: list[Placeholder] | None = None,
     root: Path | None = None,
+    lint: LintResult | None = None,
 ) -> dict[str, Any]:
     """One mission; with ``placeholders`` left from ``missions new`` its status is ``draft``."""
     info = mission.file.mission
     witnesses = witnesses or {}
     placeholders = placeholders or []
-    return {
+    data: dict[str, Any] = {
         "id": info.id,
         "title": info.title,
         "category": info.category,
@@ -75,17 +92,24 @@ def mission_json(
             "pinned_at": info.lean.pinned_at,
         },
         "targets": [
-            target_json(t, witnesses.get(f"{info.id}/{t.target.id}")) for t in mission.targets
+            target_json(t, witnesses.get(f"{info.id}/{t.target.id}"), _target_lint(lint, t))
+            for t in mission.targets
         ],
     }
+    if lint is not None:
+        data["lint"] = lint.counts(lint.for_mission(info.id))
+    return data
 
 
 def status_json(
     analysis: Analysis,
     evidence: str = "source",
     witnesses: dict[str, dict[str, Any]] | None = None,
+    lint: LintResult | None = None,
 ) -> dict[str, Any]:
-    """The ``status --json`` contract; ``witnesses`` are the last witness results per target.
+    """The ``status --json`` contract; ``witnesses`` are the last witness results per target,
+    ``lint`` adds lint counts (``unaccepted``, ``accepted``, ``warnings``) per mission and
+    target and in total.
 
     A mission with placeholders is a ``draft``: the summary counts it there, never as
     ``complete``.
@@ -95,16 +119,19 @@ def status_json(
     summary["draft"] = 0
     for mission in analysis.missions:
         found = mission_placeholders(analysis.workspace, mission.file)
-        missions.append(mission_json(mission, witnesses, found, analysis.root))
+        missions.append(mission_json(mission, witnesses, found, analysis.root, lint))
         if found:
             summary["draft"] += 1
             summary["complete"] -= mission.status == "complete"
-    return {
+    data: dict[str, Any] = {
         "root": str(analysis.root),
         "evidence": evidence,
         "missions": missions,
         "summary": summary,
     }
+    if lint is not None:
+        data["lint"] = lint.counts()
+    return data
 
 
 def _rel(path: Path, root: Path | None) -> str:
@@ -132,7 +159,7 @@ def gate_json(gate: GateResult) -> dict[str, Any]:
 
 
 def report_json(analysis: Analysis, gate: GateResult) -> dict[str, Any]:
-    data = status_json(analysis)
+    data = status_json(analysis, lint=gate.lint)
     data["generated"] = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
     data["commit"] = gitinfo.head_commit(analysis.root)
     for entry, mission in zip(data["missions"], analysis.missions, strict=True):
@@ -153,6 +180,8 @@ def report_json(analysis: Analysis, gate: GateResult) -> dict[str, Any]:
             )
             if target.fingerprints is not None:
                 target_entry["fingerprints"] = target.fingerprints.model_dump(mode="json")
+        if gate.lint is not None:
+            entry["lint_findings"] = [f.to_json() for f in gate.lint.for_mission(info.id)]
     data["gate"] = gate_json(gate)
     return data
 
@@ -193,6 +222,7 @@ def report_markdown(analysis: Analysis, gate: GateResult) -> str:
                 f"| `{violation.rule}` | `{violation.location()}` | {_cell(violation.message)} |"
             )
     lines += _regressions_markdown(data, gate)
+    lines += _lint_markdown(gate.lint)
     for mission in analysis.missions:
         info = mission.file.mission
         lines += ["", f"## {info.title} (`{info.id}`)", "", info.summary.strip(), ""]
@@ -228,4 +258,28 @@ def _regressions_markdown(data: dict[str, Any], gate: GateResult) -> list[str]:
                 f"| {mission_id}/{r['target']} | {r['from']} | {r['to'] or 'not recorded'} | "
                 f"{r['date']} | {_cell(r['reason'])} | {commit} |"
             )
+    return lines
+
+
+def _lint_markdown(lint: LintResult | None) -> list[str]:
+    """The lint section: every finding, accepted ones with the reason they were accepted."""
+    if lint is None:
+        return []
+    counts = lint.counts()
+    lines = [
+        "",
+        "## Lint",
+        "",
+        f"{counts['unaccepted']} unaccepted, {counts['accepted']} accepted, "
+        f"{counts['warnings']} warning(s) in the statement closures (`missions lint`).",
+    ]
+    if lint.findings:
+        lines += ["", "| rule | where | message | accepted because |", "|---|---|---|---|"]
+        for f in lint.findings:
+            verdict = (
+                _cell(f.reason)
+                if f.accepted and f.reason
+                else ("warning" if f.level == "warning" else "**not accepted**")
+            )
+            lines.append(f"| `{f.rule}` | `{f.path}:{f.line}` | {_cell(f.message)} | {verdict} |")
     return lines
