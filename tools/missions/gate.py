@@ -167,6 +167,20 @@ def _closure_violations(analysis: Analysis, mission: MissionStatus) -> list[Viol
                         mission.id,
                     )
                 )
+        for extension in module.scan.extensions:
+            # a macro, elaborator or simproc here can make a statement mean something other
+            # than what it reads, and the source scan cannot see through it
+            if extension.code:
+                violations.append(
+                    Violation(
+                        "forbidden-construct",
+                        f"custom syntax or elaborator (`{extension.command}`) in the statement "
+                        f"closure of {mission.id}: statements must mean what they read",
+                        rel,
+                        extension.line,
+                        mission.id,
+                    )
+                )
         if name.endswith(".Proofs") or name.rsplit(".", 1)[-1].startswith("Proof"):
             violations.append(
                 Violation(
