@@ -196,6 +196,8 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         *(f"  {line}" for line in changed[:20]),
     ]
     if reporter is not None:
+        reporter.write("\n")
+        reporter.section("repository changed by the tests", sep="=", red=True)
         for line in lines:
             reporter.write_line(line, red=True)
     if os.environ.get("MISSIONS_ALLOW_REPO_WRITES") != "1" and exitstatus == 0:
