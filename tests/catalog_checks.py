@@ -140,7 +140,8 @@ def declaration_problems(analysis: Analysis, mission_id: str | None = None) -> l
                 problems.append(f"{where}: {decl.name} is not `def {short} : Prop := ...`")
             modifiers = r"(?:(?:noncomputable|private|protected|nonrec)\s+)*"
             docstring = (
-                rf"/--(?:(?!-/).)*-/\s*(?:@\[[^\]]*\]\s*)*{modifiers}(def|abbrev)\s+{re.escape(short)}\b"
+                r"/--(?:(?!-/).)*-/\s*(?:@\[[^\]]*\]\s*)*"
+                + rf"{modifiers}(def|abbrev)\s+{re.escape(short)}\b"
             )
             if not re.search(docstring, text, re.DOTALL):
                 problems.append(f"{where}: {decl.name} has no docstring citing its source")
