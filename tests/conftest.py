@@ -298,6 +298,19 @@ DEMO_BODIES = {
 #: Layouts of a Lean file. ``bare`` and ``doc-inside`` put a command right after the imports.
 DEMO_STYLES = ("mathlib", "copyright", "nested", "bare", "doc-inside")
 
+#: The scanner reads a command written right after the imports as more imports, so files
+#: without a module docstring lose their first commands. Tests of those layouts are strict
+#: xfails until the scanner rewrite fixes the header parser; then remove this mark.
+HEADER_BUG = pytest.mark.xfail(
+    strict=True, reason="header parser bug, fixed by the scanner rewrite"
+)
+
+#: ``DEMO_STYLES`` for ``pytest.mark.parametrize``, with the layouts the header bug breaks marked.
+DEMO_LAYOUTS = [
+    pytest.param(style, marks=HEADER_BUG) if style in ("bare", "doc-inside") else style
+    for style in DEMO_STYLES
+]
+
 
 def demo_lean(
     imports: list[str], doc: str, body: str, style: str = "mathlib", *, reorder: bool = False

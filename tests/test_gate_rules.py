@@ -16,6 +16,8 @@ import pytest
 
 from conftest import (
     DEMO_BODIES,
+    DEMO_LAYOUTS,
+    HEADER_BUG,
     declaration_lines,
     demo_lean,
     gate_json,
@@ -29,18 +31,7 @@ from conftest import (
 
 Build = Callable[..., Path]
 
-#: The scanner reads a command written right after the imports as more imports, so files
-#: without a module docstring lose their first commands (the lead's scanner rewrite fixes it).
-HEADER_BUG = pytest.mark.xfail(
-    strict=True, reason="header parser bug, fixed by the scanner rewrite"
-)
-STYLES = [
-    "mathlib",
-    "copyright",
-    "nested",
-    pytest.param("bare", marks=HEADER_BUG),
-    pytest.param("doc-inside", marks=HEADER_BUG),
-]
+STYLES = DEMO_LAYOUTS
 
 
 def located(violations: list[dict[str, object]]) -> list[tuple[object, object, object]]:
