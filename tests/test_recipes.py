@@ -85,9 +85,16 @@ def add_mission_as_the_readme_says(root: Path, *, milestone_proved: bool) -> tup
     mission id and module.
     """
     recipe = readme_recipe()
+    readme_id = recipe[0][2]
+    mission_id = readme_id
+    while (root / "missions" / f"{mission_id}.yaml").exists():  # someone followed it already
+        mission_id += "-again"
+    recipe = [[mission_id if word == readme_id else word for word in argv] for argv in recipe]
     new = recipe[0]
-    mission_id = new[2]
     module = new[new.index("--module") + 1] if "--module" in new else None
+    if module is not None and mission_id != readme_id:
+        module += "Again" * mission_id.count("-again")
+        new[new.index("--module") + 1] = module
     run(root, new)
     yaml = root / "missions" / f"{mission_id}.yaml"
     doc = load_document(yaml)
