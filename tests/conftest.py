@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import shutil
@@ -129,9 +130,11 @@ def copy_repo_workspace(tmp_path: Path) -> Path:
 
 # ---------------------------------------------------------------- a session leaves no trace
 
-#: Paths Python, pytest and the linters create by themselves; anything else a test session
-#: adds to the repository (untracked or ignored) is a test writing where it must not.
-_OWN_CACHES = ("__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", ".venv")
+#: Paths Python, pytest, the linters and Lake create by themselves; anything else a test
+#: session adds to the repository (untracked or ignored) is a test writing where it must not.
+_OWN_CACHES = ("__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", ".venv", ".lake")
+#: Beyond this many files an untracked or ignored directory is compared by its listing only.
+_WALK_LIMIT = 2000
 
 
 def _is_tool_cache(path: str) -> bool:
@@ -164,7 +167,11 @@ def repository_trace() -> set[str] | None:
         trace.add(line)
         if code in ("??", "!!"):
             where = REPO / path
-            files = [where] if where.is_file() else sorted(where.rglob("*"))
+            files = (
+                [where]
+                if where.is_file()
+                else list(itertools.islice(where.rglob("*"), _WALK_LIMIT))
+            )
             for file in files:
                 rel = file.relative_to(REPO).as_posix()
                 if file.is_file() and not _is_tool_cache(rel):

@@ -31,8 +31,6 @@ from conftest import (
 
 Build = Callable[..., Path]
 
-STYLES = DEMO_LAYOUTS
-
 
 def located(violations: list[dict[str, object]]) -> list[tuple[object, object, object]]:
     return [(v["rule"], v["file"], v["line"]) for v in violations]
@@ -46,7 +44,7 @@ def only_violation(violations: list[dict[str, object]]) -> dict[str, object]:
 # ---------------------------------------------------------------- the fixture itself
 
 
-@pytest.mark.parametrize("style", STYLES)
+@pytest.mark.parametrize("style", DEMO_LAYOUTS)
 def test_the_demo_workspace_passes_the_gate_in_every_layout(
     demo_workspace: Build, style: str
 ) -> None:
@@ -142,7 +140,7 @@ def test_forbidden_anywhere_is_reported_at_its_line(
         assert any(f"{rel}:{line_of(root / rel, construct.needle)}" in r for r in goal["reasons"])
 
 
-@pytest.mark.parametrize("style", STYLES)
+@pytest.mark.parametrize("style", DEMO_LAYOUTS)
 @pytest.mark.parametrize("construct", CONSTRUCTS, ids=str)
 def test_forbidden_constructs_in_every_layout(
     demo_workspace: Build, construct: Construct, style: str
