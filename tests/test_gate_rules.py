@@ -169,7 +169,13 @@ def test_custom_syntax_beside_a_proof_blocks_it_without_failing_the_gate(
 ) -> None:
     """Outside statement closures, custom syntax and simprocs are allowed, but the source scan
     cannot follow them, so no proof that can see them is ``proved``."""
-    root = with_construct(demo_workspace, construct, "Proofs", "mathlib")
+    root = demo_workspace(settled=False)
+    proofs = root / "Formal/Demo/Proofs.lean"
+    text = proofs.read_text(encoding="utf-8")
+    opening = "namespace Formal.Demo\n\n"
+    assert opening in text
+    proofs.write_text(text.replace(opening, f"{opening}{construct.lean}\n\n"), "utf-8")
+    settle(root)  # both proofs come after the construct
     assert gate_json(root) == (0, [])
     rel = "Formal/Demo/Proofs.lean"
     where = f"{rel}:{line_of(root / rel, construct.needle)}"

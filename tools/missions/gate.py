@@ -7,9 +7,10 @@ Rules and their ids (stable; used in JSON output):
 ``statement-closure``    a statement lies outside its mission's statement closure, or the
                          closure imports a proof module
 ``statement-pin``        the statement closure changed since it was pinned (or never was)
-``forbidden-construct``  sorry or unsafe things in a statement closure; axioms, ``unsafe``,
-                         ``implemented_by``, ``extern``, ``debug.*`` options, native
-                         computation or environment-modifying commands anywhere
+``forbidden-construct``  sorry, opaque or partial definitions, custom syntax or elaborators
+                         in a statement closure; axioms, ``unsafe``, ``implemented_by``,
+                         ``extern``, ``debug.*`` options, native computation or
+                         environment-modifying commands anywhere
 ``proof-type``           a proof theorem's type is not exactly its statement constant
 ``status-drift``         the YAML status differs from the computed one
 ``toolchain-pin``        ``lean-toolchain``, the Mathlib revision or unsafe Lake settings
