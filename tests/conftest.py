@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import itertools
+import json
 import os
 import shutil
 import subprocess
 import tempfile
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from typer.testing import CliRunner, Result
+
+from missions.cli import app as cli_app
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -126,3 +132,317 @@ def copy_repo_workspace(tmp_path: Path) -> Path:
     shutil.copytree(REPO / "Formal", root / "Formal")
     shutil.copytree(REPO / "missions", root / "missions")
     return root
+
+
+# ---------------------------------------------------------------- a session leaves no trace
+
+#: Paths Python, pytest, the linters and Lake create by themselves; anything else a test
+#: session adds to the repository (untracked or ignored) is a test writing where it must not.
+_OWN_CACHES = ("__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", ".venv", ".lake")
+#: Beyond this many files an untracked or ignored directory is compared by its listing only.
+_WALK_LIMIT = 2000
+
+
+def _is_tool_cache(path: str) -> bool:
+    parts = path.rstrip("/").split("/")
+    return any(p in _OWN_CACHES or p.endswith(".egg-info") for p in parts)
+
+
+def repository_trace() -> set[str] | None:
+    """What ``git status`` sees in this repository, with every untracked or ignored file's size
+    and modification time (so a file rewritten inside an already-listed directory counts).
+
+    None when this is not a git work tree or git is unavailable: then nothing is compared.
+    """
+    try:
+        done = subprocess.run(
+            ["git", "status", "--porcelain", "--ignored"],
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=True,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    trace: set[str] = set()
+    for line in done.stdout.splitlines():
+        code, path = line[:2], line[3:]
+        if _is_tool_cache(path):
+            continue
+        trace.add(line)
+        if code in ("??", "!!"):
+            where = REPO / path
+            files = (
+                [where]
+                if where.is_file()
+                else list(itertools.islice(where.rglob("*"), _WALK_LIMIT))
+            )
+            for file in files:
+                rel = file.relative_to(REPO).as_posix()
+                if file.is_file() and not _is_tool_cache(rel):
+                    stat = file.stat()
+                    trace.add(f"{code} {rel} {stat.st_size} {stat.st_mtime_ns}")
+    return trace
+
+
+_TRACE_KEY = pytest.StashKey[set[str] | None]()
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    session.config.stash[_TRACE_KEY] = repository_trace()
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Fail the run if the tests wrote into the repository (set MISSIONS_ALLOW_REPO_WRITES=1
+    to only warn, e.g. while editing files during a run)."""
+    before = session.config.stash.get(_TRACE_KEY, None)
+    if before is None:
+        return
+    after = repository_trace()
+    if after is None or after == before:
+        return
+    changed = sorted(after - before) + [f"gone: {line}" for line in sorted(before - after)]
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    lines = [
+        "the test session changed the repository (tests must write under tmp_path only):",
+        *(f"  {line}" for line in changed[:20]),
+    ]
+    if reporter is not None:
+        reporter.write("\n")
+        reporter.section("repository changed by the tests", sep="=", red=True)
+        for line in lines:
+            reporter.write_line(line, red=True)
+    if os.environ.get("MISSIONS_ALLOW_REPO_WRITES") != "1" and exitstatus == 0:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _session_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Caches of module- and session-scoped fixtures go to a temporary directory too (the
+    per-test ``_isolated_cache`` only starts after wider-scoped fixtures have run)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("MISSIONS_CACHE_DIR", str(tmp_path_factory.mktemp("session-cache")))
+        patch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("xdg-cache")))
+        yield
+
+
+# ---------------------------------------------------------------- the demo fixture workspace
+#
+# A small mission (a milestone and a goal, both proved) whose Lean files can be written in
+# several layouts real files use, so that a test cannot pass only because every fixture looks
+# the same: with and without module docstrings, a copyright header, nested namespaces and
+# commands in a different order.
+
+DEMO_YAML = """\
+id: demo
+title: "Demo mission"
+category: example
+summary: >
+  Two small facts about two.
+sources:
+  - key: demo2024
+    citation: "A. Author. Demo paper. 2024."
+    arxiv: 2401.00001v1
+    locators: ["Thm. 1, p. 2", "Thm. 2, p. 3"]
+lean:
+  module: Formal.Demo
+targets:
+  - id: step
+    kind: milestone
+    title: "Two plus two"
+    informal: >
+      $2 + 2 = 4$.
+    source: demo2024
+    locator: "Thm. 1, p. 2"
+    statement: Formal.Demo.Step
+    proof: Formal.Demo.step
+    depends_on: []
+    provenance: {statement: literature-sourced, proof: ai-generated}
+    status: stated
+    evidence: source
+  - id: goal
+    kind: goal
+    title: "Two times two"
+    informal: >
+      $2 \\cdot 2 = 4$, from the milestone.
+    source: demo2024
+    locator: "Thm. 2, p. 3"
+    statement: Formal.Demo.Goal
+    proof: Formal.Demo.goal
+    depends_on: [step]
+    provenance: {statement: ai-adapted, proof: ai-generated}
+    status: stated
+    evidence: source
+"""
+
+DEMO_BODIES = {
+    "Defs": (
+        ["Mathlib"],
+        "The demo model",
+        "/-- Two, as a natural number. -/\ndef two : ℕ := 2\n",
+    ),
+    "Statements": (
+        ["Formal.Demo.Defs"],
+        "The demo statements",
+        "/-- Two plus two is four (Demo paper, Thm. 1, p. 2). -/\n"
+        "def Step : Prop := two + two = 4\n"
+        "\n"
+        "/-- Two times two is four (Demo paper, Thm. 2, p. 3). -/\n"
+        "def Goal : Prop := two * two = 4\n",
+    ),
+    "Proofs": (
+        ["Formal.Demo.Statements"],
+        "The demo proofs",
+        "/-- The milestone. -/\n"
+        "theorem step : Step := by\n"
+        "  norm_num [Step, two]\n"
+        "\n"
+        "/-- The goal, through the milestone. -/\n"
+        "theorem goal : Goal := by\n"
+        "  have h : two = 2 := by\n"
+        "    have := step\n"
+        "    unfold Step at this\n"
+        "    omega\n"
+        "  simp [Goal, h]\n",
+    ),
+}
+
+#: Layouts of a Lean file. ``bare`` and ``doc-inside`` put a command right after the imports.
+DEMO_STYLES = ("mathlib", "copyright", "nested", "bare", "doc-inside")
+
+#: ``DEMO_STYLES`` for ``pytest.mark.parametrize``.
+DEMO_LAYOUTS = list(DEMO_STYLES)
+
+
+def demo_lean(
+    imports: list[str], doc: str, body: str, style: str = "mathlib", *, reorder: bool = False
+) -> str:
+    """One Lean file of the demo workspace in the given layout (``body`` inside the namespace);
+    ``reorder``: the layout may reverse the order of independent declarations."""
+    head = "".join(f"import {m}\n" for m in imports)
+    if style == "mathlib":
+        return f"{head}\n/-! # {doc} -/\n\nnamespace Formal.Demo\n\n{body}\nend Formal.Demo\n"
+    if style == "copyright":
+        return (
+            "/-\nCopyright (c) 2026 Demo Authors. All rights reserved.\n-/\n"
+            f"{head}\n/-!\n# {doc}\n\nSee the mission YAML.\n-/\n\n"
+            "set_option autoImplicit false\n\nopen Nat\n\n"
+            f"namespace Formal.Demo\n\n{body}\nend Formal.Demo\n"
+        )
+    if style == "nested":
+        blocks = body.strip("\n").split("\n\n")
+        return (
+            f"{head}\n/-! # {doc} -/\n\nnamespace Formal\n\nnamespace Demo\n\nsection\n\n"
+            + "\n\n".join(reversed(blocks) if reorder else blocks)
+            + "\n\nend\n\nend Demo\n\nend Formal\n"
+        )
+    if style == "bare":
+        return f"{head}\nnamespace Formal.Demo\n\n{body}\nend Formal.Demo\n"
+    if style == "doc-inside":
+        return f"{head}namespace Formal.Demo\n\n/-! # {doc} -/\n\n{body}\nend Formal.Demo\n"
+    raise ValueError(style)
+
+
+def demo_sources(style: str = "mathlib", extra: dict[str, str] | None = None) -> dict[str, str]:
+    """Files of the demo workspace; ``extra`` maps a part (Defs, Statements, Proofs) to Lean
+    text added at the end of its namespace."""
+    files = {}
+    for part, (imports, doc, body) in DEMO_BODIES.items():
+        more = (extra or {}).get(part)
+        files[f"Formal/Demo/{part}.lean"] = demo_lean(
+            imports,
+            doc,
+            body + (f"\n{more}\n" if more else ""),
+            style,
+            reorder=part == "Statements",
+        )
+    files["Formal/Demo.lean"] = (
+        "import Formal.Demo.Defs\nimport Formal.Demo.Statements\nimport Formal.Demo.Proofs\n"
+    )
+    files["Formal.lean"] = "import Formal.Demo\n"
+    return files
+
+
+def invoke(*args: str | Path) -> Result:
+    """Run the ``missions`` command line in-process (exit code, stdout, stderr)."""
+    return CliRunner().invoke(cli_app, [str(a) for a in args])
+
+
+def settle(root: Path, *, commit: bool = False) -> None:
+    """What a contributor does before pushing: pin the statements, sync the statuses."""
+    for command in ("pin", "sync"):
+        result = invoke(command, "--root", root)
+        assert result.exit_code == 0, (command, result.stdout, result.stderr)
+    if commit:
+        git(root, "add", "-A")
+        git(root, "commit", "-q", "-m", "pin and sync")
+
+
+def gate_json(root: Path) -> tuple[int, list[dict[str, Any]]]:
+    """``missions check --json``: exit code and violations."""
+    result = invoke("check", "--json", "--root", root)
+    assert result.exit_code in (0, 1), (result.stdout, result.stderr)
+    return result.exit_code, json.loads(result.stdout)["violations"]
+
+
+def status_json(root: Path) -> dict[str, Any]:
+    result = invoke("status", "--json", "--root", root)
+    assert result.exit_code == 0, result.stderr
+    data: dict[str, Any] = json.loads(result.stdout)
+    return data
+
+
+def target_of(data: dict[str, Any], mission: str, target: str) -> dict[str, Any]:
+    """One target of ``status --json`` output."""
+    entry = next(m for m in data["missions"] if m["id"] == mission)
+    found: dict[str, Any] = next(t for t in entry["targets"] if t["id"] == target)
+    return found
+
+
+def line_of(path: Path, needle: str) -> int:
+    """The 1-based line of the first occurrence of ``needle`` in a file (for expected
+    ``path:line`` locations computed independently of the tool)."""
+    text = path.read_text(encoding="utf-8")
+    index = text.index(needle)
+    return text.count("\n", 0, index) + 1
+
+
+@pytest.fixture
+def demo_workspace(make_workspace: Callable[..., Path]) -> Callable[..., Path]:
+    """Build the demo workspace in a layout, optionally with extra Lean text or files; by
+    default pinned and synced, so ``missions check`` passes unless the extras break a rule."""
+
+    def build(
+        style: str = "mathlib",
+        *,
+        extra: dict[str, str] | None = None,
+        files: dict[str, str] | None = None,
+        settled: bool = True,
+        use_git: bool = False,
+    ) -> Path:
+        sources = demo_sources(style, extra)
+        sources["missions/demo.yaml"] = DEMO_YAML
+        sources.update(files or {})
+        root = make_workspace(sources, use_git=use_git)
+        if settled:
+            settle(root)
+        return root
+
+    return build
+
+
+def declaration_lines(path: Path, needle: str) -> set[int]:
+    """Lines a report may name for the declaration on ``needle``'s line: that line, and the
+    first line of a doc comment written directly above it (where the command starts)."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    at = line_of(path, needle)
+    found = {at}
+    above = at - 1
+    if above >= 1 and lines[above - 1].rstrip().endswith("-/"):
+        start = above
+        while start >= 1 and "/--" not in lines[start - 1]:
+            start -= 1
+        if start >= 1:
+            found.add(start)
+    return found

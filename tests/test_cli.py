@@ -12,9 +12,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+import typer.main
 from typer.testing import CliRunner
 
-from conftest import copy_repo_workspace
+from conftest import copy_repo_workspace, line_of
 from missions.cli import app
 
 runner = CliRunner()
@@ -27,20 +28,38 @@ def run(*args: str) -> tuple[int, str, str]:
 
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
+    """A copy of this repository's workspace, for what must hold on the bundled catalogue."""
     return copy_repo_workspace(tmp_path)
 
 
-def test_status_json_has_the_contract_keys(repo: Path) -> None:
-    code, stdout, _ = run("status", "--json", "--root", str(repo))
+@pytest.fixture
+def demo(demo_workspace: Callable[..., Path]) -> Path:
+    """The demo fixture workspace (a proved milestone and goal, pinned and synced), for
+    behaviour: it does not change when someone edits or proves a bundled mission."""
+    return demo_workspace()
+
+
+def test_status_json_has_the_contract_keys(demo: Path) -> None:
+    code, stdout, _ = run("status", "--json", "--root", str(demo))
     assert code == 0
     data = json.loads(stdout)
     assert set(data) >= {"root", "evidence", "missions", "summary"}
+    assert data["root"] == str(demo) and data["evidence"] == "source"
     assert set(data["summary"]) >= {"missions", "targets", "proved", "stated", "missing"}
-    mission = next(m for m in data["missions"] if m["id"] == "mae-normalized-pixel")
+    summary = {k: data["summary"][k] for k in ("missions", "targets", "proved", "stated")}
+    assert summary == {"missions": 1, "targets": 2, "proved": 2, "stated": 0}
+    [mission] = data["missions"]
     assert set(mission) >= {"id", "title", "category", "status", "targets"}
-    target = mission["targets"][0]
-    assert set(target) >= {"id", "kind", "statement", "proof", "status", "evidence", "reasons"}
-    assert {t["evidence"] for t in mission["targets"]} == {"source"}
+    assert (mission["id"], mission["status"]) == ("demo", "complete")
+    for target in mission["targets"]:
+        assert set(target) >= {"id", "kind", "statement", "proof", "status", "evidence", "reasons"}
+    assert [
+        (t["id"], t["kind"], t["statement"], t["proof"], t["status"], t["evidence"])
+        for t in mission["targets"]
+    ] == [
+        ("step", "milestone", "Formal.Demo.Step", "Formal.Demo.step", "proved", "source"),
+        ("goal", "goal", "Formal.Demo.Goal", "Formal.Demo.goal", "proved", "source"),
+    ]
 
 
 def test_check_passes_on_the_bundled_missions(repo: Path) -> None:
@@ -50,120 +69,131 @@ def test_check_passes_on_the_bundled_missions(repo: Path) -> None:
     assert json.loads(stdout) == {"ok": True, "violations": []}
 
 
-def test_check_fails_with_violations_and_exit_1(repo: Path) -> None:
-    proofs = repo / "Formal/MAE/Proofs.lean"
-    proofs.write_text(
-        proofs.read_text(encoding="utf-8").replace(
-            "exact ⟨hexp, no_separating_classifier⟩", "exact ⟨hexp, sorry⟩"
-        ),
-        encoding="utf-8",
-    )
-    code, stdout, _ = run("check", "--json", "--root", str(repo))
+def test_check_fails_with_violations_and_exit_1(demo: Path) -> None:
+    proofs = demo / "Formal/Demo/Proofs.lean"
+    text = proofs.read_text(encoding="utf-8")
+    assert "  simp [Goal, h]\n" in text
+    proofs.write_text(text.replace("  simp [Goal, h]\n", "  sorry\n"), encoding="utf-8")
+    code, stdout, _ = run("check", "--json", "--root", str(demo))
     assert code == 1
     violations = json.loads(stdout)["violations"]
-    # the recorded proof fell back to sorry: drift, and a regression of its own (issue 12)
-    assert [(v["rule"], v["target"]) for v in violations] == [
-        ("status-drift", "goal"),
-        ("status-regression", "goal"),
+    yaml = demo / "missions/demo.yaml"
+    status_lines = [
+        i for i, line in enumerate(yaml.read_text("utf-8").splitlines(), 1) if "status:" in line
+    ]
+    assert [(v["rule"], v["mission"], v["target"], v["file"], v["line"]) for v in violations] == [
+        ("status-drift", "demo", "goal", "missions/demo.yaml", status_lines[1]),
+        # the recorded proof fell back to sorry: a regression of its own (issue 12)
+        ("status-regression", "demo", "goal", "missions/demo.yaml", status_lines[1]),
     ]
     assert set(violations[0]) >= {"rule", "mission", "target", "file", "line", "message"}
+    code, stdout, _ = run("check", "--root", str(demo))
+    assert code == 1
+    assert f"missions/demo.yaml:{status_lines[1]}: [status-drift]" in stdout
 
 
-def test_malformed_yaml_gives_one_line_per_problem_and_exit_2(repo: Path) -> None:
-    path = repo / "missions/mae-normalized-pixel.yaml"
-    path.write_text(
-        path.read_text(encoding="utf-8").replace("kind: goal", "kind: gaol"), encoding="utf-8"
-    )
-    for command in ("status", "check", "validate", "show mae-normalized-pixel", "sync", "pin"):
-        code, stdout, stderr = run(*command.split(), "--root", str(repo))
+def test_malformed_yaml_gives_one_line_per_problem_and_exit_2(demo: Path) -> None:
+    path = demo / "missions/demo.yaml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("kind: goal", "kind: gaol"), encoding="utf-8")
+    line = line_of(path, "kind: gaol")
+    for command in ("status", "check", "validate", "show demo", "sync", "pin"):
+        code, stdout, stderr = run(*command.split(), "--root", str(demo))
         assert code == 2, command
         lines = stderr.strip().splitlines()
         assert len(lines) == 1, stderr
-        assert lines[0].startswith(f"{path}:")
-        assert "targets.3.kind" in lines[0]
+        assert lines[0].startswith(f"{path}:{line}: ")
+        assert "targets.1.kind" in lines[0]
         assert "Traceback" not in stdout + stderr
+    assert path.read_text(encoding="utf-8") == text.replace("kind: goal", "kind: gaol")
 
 
-def test_unknown_mission_and_missing_root(repo: Path, tmp_path: Path) -> None:
-    code, _, stderr = run("show", "mae-normalised-pixel", "--root", str(repo))
+def test_unknown_mission_and_missing_root(demo: Path, tmp_path: Path) -> None:
+    code, _, stderr = run("show", "dmeo", "--root", str(demo))
     assert code == 2
-    assert "unknown mission 'mae-normalised-pixel' (did you mean 'mae-normalized-pixel'?)" in stderr
+    assert "unknown mission 'dmeo' (did you mean 'demo'?)" in stderr
     code, _, stderr = run("status", "--root", str(tmp_path / "nowhere"))
     assert code == 2
     assert "workspace root does not exist" in stderr
 
 
-def test_show_reads_well(repo: Path) -> None:
-    code, stdout, _ = run("show", "mae-normalized-pixel", "--root", str(repo))
+def test_show_reads_well(demo: Path) -> None:
+    code, stdout, _ = run("show", "demo", "--root", str(demo))
     assert code == 0
-    assert "He et al." in stdout or "Kaiming He" in stdout
-    assert "def NoSeparatingClassifier : Prop" in stdout
-    assert "provenance: statement ai-generated" in stdout
+    assert "A. Author. Demo paper. 2024." in stdout and "Thm. 2, p. 3" in stdout
+    assert "def Goal : Prop := two * two = 4" in stdout
+    assert "provenance: statement ai-adapted, proof ai-generated" in stdout
+    assert "depends on: step" in stdout
+    assert "statement pin: ok" in stdout
 
 
-def test_report_formats(repo: Path, tmp_path: Path) -> None:
-    code, stdout, _ = run("report", "--format", "md", "--root", str(repo))
+def test_report_formats(demo: Path, tmp_path: Path) -> None:
+    code, stdout, _ = run("report", "--format", "md", "--root", str(demo))
     assert code == 0
     assert stdout.startswith("# Missions report")
-    assert "| mae-normalized-pixel |" in stdout
+    assert "| demo |" in stdout
     out = tmp_path / "report.json"
-    code, _, _ = run("report", "--format", "json", "-o", str(out), "--root", str(repo))
+    code, _, _ = run("report", "--format", "json", "-o", str(out), "--root", str(demo))
     assert code == 0
     data = json.loads(out.read_text(encoding="utf-8"))
     assert data["gate"]["ok"] is True
-    assert data["missions"][0]["targets"][0]["lean"].startswith("/--")
-    code, _, stderr = run("report", "--format", "pdf", "--root", str(repo))
+    assert [t["id"] for t in data["missions"][0]["targets"]] == ["step", "goal"]
+    assert data["missions"][0]["targets"][0]["lean"].startswith("/-- Two plus two is four")
+    code, _, stderr = run("report", "--format", "pdf", "--root", str(demo))
     assert code == 2 and "unknown format" in stderr
 
 
-def _fill_placeholders(repo: Path, mission_id: str, module_dir: str) -> None:
+def _fill_placeholders(root: Path, mission_id: str, module_dir: str) -> None:
     """What a person does after `missions new`: write real text wherever TODO stands."""
-    yaml = repo / "missions" / f"{mission_id}.yaml"
-    text = yaml.read_text(encoding="utf-8")
-    yaml.write_text(text.replace("TODO", "Filled"), encoding="utf-8")
-    statements = repo / "Formal" / module_dir / "Statements.lean"
+    yaml = root / "missions" / f"{mission_id}.yaml"
+    yaml.write_text(yaml.read_text(encoding="utf-8").replace("TODO", "Filled"), encoding="utf-8")
+    statements = root / "Formal" / module_dir / "Statements.lean"
     lean = statements.read_text(encoding="utf-8")
     statements.write_text(lean.replace("TODO:", "Placeholder statement:"), encoding="utf-8")
 
 
-def test_new_scaffolds_a_draft_mission_check_accepts_once_filled_and_pinned(repo: Path) -> None:
-    code, stdout, _ = run("new", "toy-result", "--root", str(repo))
+def test_new_scaffolds_a_draft_mission_check_accepts_once_filled_and_pinned(demo: Path) -> None:
+    code, stdout, _ = run("new", "toy-result", "--root", str(demo))
     assert code == 0, stdout
-    assert (repo / "missions/toy-result.yaml").is_file()
-    assert (repo / "Formal/ToyResult/Statements.lean").is_file()
-    assert "import Formal.ToyResult" in (repo / "Formal.lean").read_text(encoding="utf-8")
-    code, stdout, _ = run("check", "--json", "--root", str(repo))
+    assert (demo / "missions/toy-result.yaml").is_file()
+    assert (demo / "Formal/ToyResult/Statements.lean").is_file()
+    assert "import Formal.ToyResult" in (demo / "Formal.lean").read_text(encoding="utf-8")
+    code, stdout, _ = run("check", "--json", "--root", str(demo))
     assert code == 1
-    rules = {v["rule"] for v in json.loads(stdout)["violations"]}
-    assert rules == {"statement-pin", "placeholder"}
-    code, _, _ = run("pin", "toy-result", "--root", str(repo))
+    assert {v["rule"] for v in json.loads(stdout)["violations"]} == {"statement-pin", "placeholder"}
+    code, _, _ = run("pin", "toy-result", "--root", str(demo))
     assert code == 0
-    code, stdout, _ = run("check", "--json", "--root", str(repo))
+    code, stdout, _ = run("check", "--json", "--root", str(demo))
     assert code == 1
     assert {v["rule"] for v in json.loads(stdout)["violations"]} == {"placeholder"}
-    _fill_placeholders(repo, "toy-result", "ToyResult")
-    code, _, stderr = run("pin", "toy-result", "--reason", "wrote the goal", "--root", str(repo))
+    _fill_placeholders(demo, "toy-result", "ToyResult")
+    code, _, stderr = run("pin", "toy-result", "--reason", "wrote the goal", "--root", str(demo))
     assert code == 0, stderr
-    code, stdout, _ = run("check", "--root", str(repo))
+    code, stdout, _ = run("check", "--root", str(demo))
     assert code == 0, stdout
-    code, _, stderr = run("new", "toy-result", "--root", str(repo))
+    code, stdout, _ = run("status", "--json", "toy-result", "--root", str(demo))
+    [goal] = json.loads(stdout)["missions"][0]["targets"]
+    assert goal["status"] == "stated"  # the scaffolded proof is `sorry`
+    code, _, stderr = run("new", "toy-result", "--root", str(demo))
     assert code == 2 and "already exists" in stderr
-    code, _, stderr = run("new", "Bad_Id", "--root", str(repo))
+    code, _, stderr = run("new", "Bad_Id", "--root", str(demo))
     assert code == 2 and "kebab-case" in stderr
 
 
-def test_sync_then_drift_is_gone(repo: Path) -> None:
-    yaml = repo / "missions/mae-normalized-pixel.yaml"
+def test_sync_then_drift_is_gone(demo: Path) -> None:
+    yaml = demo / "missions/demo.yaml"
     yaml.write_text(
         yaml.read_text(encoding="utf-8").replace("status: proved", "status: stated"),
         encoding="utf-8",
     )
-    code, _, _ = run("check", "--root", str(repo))
+    code, _, _ = run("check", "--root", str(demo))
     assert code == 1
-    code, stdout, _ = run("sync", "--root", str(repo))
-    assert code == 0 and "updated mae-normalized-pixel" in stdout
-    code, _, _ = run("check", "--root", str(repo))
+    code, stdout, _ = run("sync", "--root", str(demo))
+    assert code == 0 and "updated demo: step, goal" in stdout
+    code, _, _ = run("check", "--root", str(demo))
     assert code == 0
+    code, stdout, _ = run("sync", "--root", str(demo))
+    assert code == 0 and "statuses are in sync" in stdout
 
 
 def test_doctor_without_lean_reports_absence(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -196,20 +226,37 @@ def test_doctor_and_check_flag_a_wrong_mathlib_pin(repo: Path) -> None:
     assert any(v["rule"] == "toolchain-pin" for v in json.loads(stdout)["violations"])
 
 
+#: The commands DESIGN.md's CLI contract requires (more may exist).
+CONTRACT_COMMANDS = {
+    "status",
+    "show",
+    "validate",
+    "check",
+    "pin",
+    "sync",
+    "report",
+    "new",
+    "doctor",
+}
+
+
 def test_help_for_every_command() -> None:
-    for command in (
-        "status",
-        "show",
-        "validate",
-        "check",
-        "pin",
-        "sync",
-        "report",
-        "new",
-        "doctor",
-    ):
-        code, stdout, _ = run(command, "--help")
-        assert code == 0 and "--root" in stdout, command
+    """Every command registered on the app (not a hand-kept list) has help, takes --root and
+    is listed by ``missions --help``."""
+    commands = typer.main.get_command(app).commands  # type: ignore[attr-defined]
+    assert set(commands) >= CONTRACT_COMMANDS
+    code, top, _ = run("--help")
+    assert code == 0
+    for name, command in sorted(commands.items()):
+        code, stdout, _ = run(name, "--help")
+        assert code == 0, name
+        assert "--root" in stdout, name
+        assert command.help and command.help.split("\n")[0].strip()[:30] in stdout, name
+        for param in command.params:
+            for option in param.opts:
+                if option.startswith("-"):
+                    assert option in stdout, (name, option)
+        assert re.search(rf"^\s*│?\s*{re.escape(name)}\b", top, re.MULTILINE), name
 
 
 def _installed_missions() -> list[str]:

@@ -4,20 +4,21 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
-from conftest import copy_repo_workspace
 from missions import fastpath
 from missions.cli import app
 from missions.render import evidence_line, summary_line
+from missions.witness import save_results
 
 
 @pytest.fixture
-def repo(tmp_path: Path) -> Path:
-    return copy_repo_workspace(tmp_path)
+def repo(demo_workspace: Callable[..., Path]) -> Path:
+    return demo_workspace()
 
 
 def full_status(root: Path, *args: str) -> str:
@@ -41,29 +42,73 @@ def test_second_run_is_served_from_the_stored_answer(
     assert fast_status(repo, capsys, "--json") == slow
 
 
-@pytest.mark.parametrize(
-    "change",
-    ["touch lean", "edit yaml", "new lean file", "remove lean file", "lakefile"],
-)
-def test_any_input_change_falls_back(
-    repo: Path, capsys: pytest.CaptureFixture[str], change: str
-) -> None:
-    full_status(repo, "--json")
-    proofs = repo / "Formal/MAE/Proofs.lean"
+CHANGES = [
+    "touch lean",
+    "edit yaml",
+    "new lean file",
+    "remove lean file",
+    "lakefile",
+    "lean-toolchain",
+    "new lake-manifest",
+    "first witness results",
+    "changed witness results",
+]
+
+
+def change_input(root: Path, change: str) -> None:
+    proofs = root / "Formal/Demo/Proofs.lean"
     if change == "touch lean":
         stat = proofs.stat()
         os.utime(proofs, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000))
     elif change == "edit yaml":
-        path = repo / "missions/mae-normalized-pixel.yaml"
+        path = root / "missions/demo.yaml"
         path.write_text(path.read_text(encoding="utf-8") + "# note\n", encoding="utf-8")
     elif change == "new lean file":
-        (repo / "Formal/MAE/Extra.lean").write_text("-- extra\n", encoding="utf-8")
+        (root / "Formal/Demo/Extra.lean").write_text("-- extra\n", encoding="utf-8")
     elif change == "remove lean file":
-        (repo / "Formal/MAE.lean").unlink()
+        (root / "Formal/Demo.lean").unlink()
+    elif change in ("lakefile", "lean-toolchain"):
+        path = root / ("lakefile.lean" if change == "lakefile" else "lean-toolchain")
+        path.write_text(path.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    elif change == "new lake-manifest":
+        (root / "lake-manifest.json").write_text('{"version": "1.1.0"}\n', encoding="utf-8")
+    elif change == "first witness results":
+        save_results(str(root), {"demo/goal": {"ok": True}})
+    elif change == "changed witness results":
+        save_results(str(root), {"demo/goal": {"ok": False, "extra": "x" * 40}})
     else:
-        lakefile = repo / "lakefile.lean"
-        lakefile.write_text(lakefile.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+        raise ValueError(change)
+
+
+@pytest.mark.parametrize("change", CHANGES)
+def test_any_input_change_changes_the_fingerprint_and_falls_back(
+    repo: Path, capsys: pytest.CaptureFixture[str], change: str
+) -> None:
+    if change == "changed witness results":
+        save_results(str(repo), {"demo/goal": {"ok": True}})
+    before = fastpath.fingerprint(repo, [])
+    full_status(repo, "--json")
+    assert fast_status(repo, capsys, "--json") is not None  # served while nothing changed
+    change_input(repo, change)
+    assert fastpath.fingerprint(repo, []) != before
     assert fast_status(repo, capsys, "--json") is None
+    fresh = full_status(repo, "--json")
+    assert fast_status(repo, capsys, "--json") == fresh  # and the new answer is stored
+
+
+@pytest.mark.parametrize("change", ["first witness results", "changed witness results"])
+def test_the_stored_answer_shows_the_latest_witness_results(
+    repo: Path, capsys: pytest.CaptureFixture[str], change: str
+) -> None:
+    if change == "changed witness results":
+        save_results(str(repo), {"demo/goal": {"ok": True}})
+    full_status(repo, "--json")
+    change_input(repo, change)
+    full_status(repo, "--json")
+    served = fast_status(repo, capsys, "--json")
+    assert served is not None
+    goal = next(t for t in json.loads(served)["missions"][0]["targets"] if t["id"] == "goal")
+    assert goal["witness"]["ok"] is (change == "first witness results")
 
 
 def test_options_it_does_not_know_fall_through(
@@ -71,7 +116,7 @@ def test_options_it_does_not_know_fall_through(
 ) -> None:
     full_status(repo, "--json")
     assert fast_status(repo, capsys, "--json", "--no-cache") is None
-    assert fast_status(repo, capsys, "--json", "mae-normalized-pixel") is None  # other key
+    assert fast_status(repo, capsys, "--json", "demo") is None  # another key
     assert fastpath.try_status(["check", "--root", str(repo)]) is False
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import git
+from conftest import DEMO_LAYOUTS, git
 from missions.catalog import load_catalog
 from missions.errors import InputError
 from missions.gate import run_gate
@@ -220,3 +220,24 @@ def test_statement_closure_never_contains_proofs(make_workspace: Callable[..., P
     root = make_workspace(files, {"demo": "Formal.Demo"})
     rules = gate_rules(root)
     assert any("imports proof module Formal.Demo.Proofs" in m for m in rules["statement-closure"])
+
+
+@pytest.mark.parametrize("style", DEMO_LAYOUTS)
+def test_pins_in_every_file_layout(demo_workspace: Callable[..., Path], style: str) -> None:
+    """Whatever the layout (module docstring or not, nested namespaces, a copyright header),
+    comments and docstrings never move the pin and a change of meaning always does."""
+    root = demo_workspace(style, use_git=True)
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "pin")
+    assert gate_rules(root) == {}
+    statements = root / "Formal/Demo/Statements.lean"
+    text = statements.read_text(encoding="utf-8")
+    reworded = text.replace("(Demo paper, Thm. 2, p. 3)", "(Demo paper, Theorem 2, page 3)")
+    reworded = reworded.replace("# The demo statements", "# Statements of the demo") + "-- end\n"
+    assert reworded != text
+    statements.write_text(reworded, encoding="utf-8")
+    assert gate_rules(root) == {}
+    defs = root / "Formal/Demo/Defs.lean"
+    defs.write_text(defs.read_text(encoding="utf-8").replace(":= 2", ":= 3"), encoding="utf-8")
+    messages = gate_rules(root)["statement-pin"]
+    assert len(messages) == 1 and "Formal/Demo/Defs.lean" in messages[0]

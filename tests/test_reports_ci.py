@@ -6,15 +6,16 @@ import json
 import os
 import stat
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 import xmlschema
+from ruamel.yaml import YAML
 from typer.testing import CliRunner
 
-from conftest import copy_repo_workspace, git, init_repo
+from conftest import REPO, copy_repo_workspace, demo_lean, git, init_repo, line_of, settle
 from missions.cli import app
-from missions.gate import RULES
 
 SCHEMA = xmlschema.XMLSchema(str(Path(__file__).parent / "fixtures" / "junit.xsd"))
 runner = CliRunner()
@@ -25,50 +26,97 @@ def repo(tmp_path: Path) -> Path:
     return copy_repo_workspace(tmp_path)
 
 
+#: The gate's rule ids as DESIGN.md and the README document them (the JUnit output must have a
+#: case for each; a new rule may add a case, but must be documented too).
+DOCUMENTED_RULES = (
+    "missing-declaration",
+    "statement-shape",
+    "statement-closure",
+    "statement-pin",
+    "forbidden-construct",
+    "proof-type",
+    "status-drift",
+    "toolchain-pin",
+    "evidence-disagreement",
+)
+
+
+def junit(root: Path, out: Path) -> tuple[int, ET.Element]:
+    result = runner.invoke(app, ["check", "--junit", str(out), "--root", str(root)])
+    SCHEMA.validate(str(out))
+    return result.exit_code, ET.parse(out).getroot()
+
+
 def test_junit_passes_schema_with_one_case_per_target_and_rule(repo: Path, tmp_path: Path) -> None:
-    out = tmp_path / "junit.xml"
-    result = runner.invoke(app, ["check", "--junit", str(out), "--root", str(repo)])
-    assert result.exit_code == 0
-    SCHEMA.validate(str(out))
-    tree = ET.parse(out).getroot()
+    code, tree = junit(repo, tmp_path / "junit.xml")
+    assert code == 0
     suites = {s.get("name"): s for s in tree}
-    assert set(RULES) == {c.get("name") for c in suites["gate rules"]}
-    mae = suites["mission mae-normalized-pixel"]
-    assert [c.get("name") for c in mae] == [
-        "normalized-targets-agree",
-        "masked-loss-zero",
-        "no-separating-classifier",
-        "goal",
-    ]
-    checksum = suites["mission alethean-checksum"]
-    assert checksum.get("skipped") == "5"
-
-
-def test_junit_failures_point_at_targets_and_rules(repo: Path, tmp_path: Path) -> None:
-    proofs = repo / "Formal/MAE/Proofs.lean"
-    proofs.write_text(
-        proofs.read_text(encoding="utf-8").replace(
-            "exact ⟨hexp, no_separating_classifier⟩", "exact ⟨hexp, sorry⟩"
-        ),
-        encoding="utf-8",
+    rules = [c.get("name") for c in suites.pop("gate rules")]
+    # Comparator: one case per mission, skipped when no Comparator results were given
+    comparator = suites.pop("comparator")
+    mission_ids = sorted(p.stem for p in (repo / "missions").glob("*.yaml"))
+    assert sorted(c.get("name") for c in comparator) == mission_ids
+    assert all(c.find("skipped") is not None for c in comparator)
+    assert len(rules) == len(set(rules))
+    assert set(rules) >= set(DOCUMENTED_RULES)
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    assert [r for r in rules if f"`{r}`" not in readme] == [], "rule ids missing from README"
+    # one suite per mission file, one case per target in YAML order, externals skipped
+    expected = {}
+    for path in sorted((repo / "missions").glob("*.yaml")):
+        data = YAML(typ="safe", pure=True).load(path.read_text(encoding="utf-8"))
+        kinds = [(t["id"], t["kind"]) for t in data["targets"]]
+        expected[f"mission {data['id']}"] = kinds
+    assert expected and set(suites) == set(expected)
+    for name, kinds in expected.items():
+        suite = suites[name]
+        assert [c.get("name") for c in suite] == [t for t, _ in kinds]
+        skipped = [c.get("name") for c in suite if c.find("skipped") is not None]
+        assert skipped == [t for t, kind in kinds if kind == "external"]
+        assert suite.get("skipped") == str(len(skipped))
+        assert suite.get("tests") == str(len(kinds)) and suite.get("failures") == "0"
+    assert tree.get("failures") == "0"
+    assert tree.get("tests") == str(
+        sum(len(k) for k in expected.values()) + len(rules) + len(mission_ids)
     )
-    out = tmp_path / "junit.xml"
-    result = runner.invoke(app, ["check", "--junit", str(out), "--root", str(repo)])
-    assert result.exit_code == 1
-    SCHEMA.validate(str(out))
-    tree = ET.parse(out).getroot()
-    failed = {
-        (c.get("classname"), c.get("name"))
+
+
+@pytest.mark.parametrize("breakage", ["sorry", "axiom"])
+def test_junit_failures_point_at_targets_and_rules(
+    demo_workspace: Callable[..., Path], tmp_path: Path, breakage: str
+) -> None:
+    root = demo_workspace()
+    if breakage == "sorry":  # the goal's proof is unfinished, the YAML still says proved
+        proofs = root / "Formal/Demo/Proofs.lean"
+        text = proofs.read_text(encoding="utf-8")
+        proofs.write_text(text.replace("  simp [Goal, h]\n", "  sorry\n"), encoding="utf-8")
+        yaml = root / "missions/demo.yaml"
+        where = f"missions/demo.yaml:{_status_line(yaml, 'goal')}"
+        # drift, and a regression of its own (a recorded proof fell back to sorry)
+        failing = {("demo", "goal"), ("gate", "status-drift"), ("gate", "status-regression")}
+    else:  # an axiom in a module nothing imports: a workspace finding, no target fails
+        scratch = root / "Formal/Scratch.lean"
+        scratch.write_text(demo_lean(["Mathlib"], "Scratch", "axiom junk : False\n"), "utf-8")
+        where = f"Formal/Scratch.lean:{line_of(scratch, 'axiom junk')}"
+        failing = {("gate", "forbidden-construct")}
+    code, tree = junit(root, tmp_path / "junit.xml")
+    assert code == 1
+    failures = [
+        (c.get("classname"), c.get("name"), f)
         for s in tree
         for c in s
-        if c.find("failure") is not None
-    }
-    assert failed == {
-        ("mae-normalized-pixel", "goal"),
-        ("gate", "status-drift"),
-        ("gate", "status-regression"),  # a recorded proof fell back to sorry
-    }
-    assert tree.get("failures") == "3"
+        for f in c.findall("failure")
+    ]
+    assert {(classname, name) for classname, name, _ in failures} == failing
+    for _, _, failure in failures:
+        assert failure.text is not None and failure.text.startswith(f"{where}: [")
+    assert tree.get("failures") == str(len(failing))
+
+
+def _status_line(yaml: Path, target: str) -> int:
+    lines = yaml.read_text(encoding="utf-8").splitlines()
+    start = lines.index(f"  - id: {target}")
+    return next(i for i, line in enumerate(lines, 1) if i > start and "status:" in line)
 
 
 def _tool(bin_dir: Path, name: str, output: str) -> None:
@@ -116,17 +164,35 @@ def test_doctor_flags_a_wrong_lean_and_a_drifted_manifest(
     assert any(p["file"] == "lake-manifest.json" and not p["ok"] for p in data["pins"])
 
 
-def test_export_json_lists_open_targets(repo: Path) -> None:
+def test_export_json_lists_open_targets(demo_workspace: Callable[..., Path]) -> None:
+    root = demo_workspace(settled=False, use_git=True)
+    proofs = root / "Formal/Demo/Proofs.lean"
+    text = proofs.read_text(encoding="utf-8")
+    proofs.write_text(text.replace("  simp [Goal, h]\n", "  sorry\n"), encoding="utf-8")
+    settle(root, commit=True)
+    result = runner.invoke(app, ["export", "--format", "json", "--root", str(root)])
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["commit"] == git(root, "rev-parse", "HEAD")
+    # the goal is open; the proved milestone is no task
+    assert [(t["full_name"], t["file_path"]) for t in data["theorems"]] == [
+        ("Formal.Demo.goal", "Formal/Demo/Proofs.lean")
+    ]
+
+
+def test_export_of_the_bundled_catalogue_is_its_stated_targets(repo: Path) -> None:
     init_repo(repo, "workspace")
     result = runner.invoke(app, ["export", "--format", "json", "--root", str(repo)])
     assert result.exit_code == 0, result.stderr
-    data = json.loads(result.stdout)
-    assert data["commit"] == git(repo, "rev-parse", "HEAD")
-    names = {t["full_name"] for t in data["theorems"]}
-    assert "Formal.LPFT.goal" in names
-    assert "Formal.MAE.goal" not in names  # proved targets are not tasks
-    lpft = next(t for t in data["theorems"] if t["full_name"] == "Formal.LPFT.goal")
-    assert lpft["file_path"] == "Formal/LPFT/Proofs.lean"
+    exported = {t["full_name"] for t in json.loads(result.stdout)["theorems"]}
+    status = json.loads(runner.invoke(app, ["status", "--json", "--root", str(repo)]).stdout)
+    stated = {
+        t["proof"]
+        for m in status["missions"]
+        for t in m["targets"]
+        if t["status"] == "stated" and t["proof"]
+    }
+    assert exported == stated
 
 
 def test_export_needs_a_commit(repo: Path) -> None:

@@ -7,9 +7,10 @@ Rules and their ids (stable; used in JSON output):
 ``statement-closure``    a statement lies outside its mission's statement closure, or the
                          closure imports a proof module
 ``statement-pin``        the statement closure changed since it was pinned (or never was)
-``forbidden-construct``  sorry or unsafe things in a statement closure; axioms, ``unsafe``,
-                         ``implemented_by``, ``extern``, ``debug.*`` options, native
-                         computation or environment-modifying commands anywhere
+``forbidden-construct``  sorry, opaque or partial definitions, custom syntax or elaborators
+                         in a statement closure; axioms, ``unsafe``, ``implemented_by``,
+                         ``extern``, ``debug.*`` options, native computation or
+                         environment-modifying commands anywhere
 ``proof-type``           a proof theorem's type is not exactly its statement constant
 ``status-drift``         the YAML status differs from the computed one
 ``status-regression``    a target recorded ``proved`` lost that status and no entry of the
@@ -206,6 +207,20 @@ def _closure_violations(analysis: Analysis, mission: MissionStatus) -> list[Viol
                         f"proof {decl.name} lies inside the statement closure",
                         rel,
                         decl.line,
+                        mission.id,
+                    )
+                )
+        for extension in module.scan.extensions:
+            # a macro, elaborator or simproc here can make a statement mean something other
+            # than what it reads, and the source scan cannot see through it
+            if extension.code:
+                violations.append(
+                    Violation(
+                        "forbidden-construct",
+                        f"custom syntax or elaborator (`{extension.command}`) in the statement "
+                        f"closure of {mission.id}: statements must mean what they read",
+                        rel,
+                        extension.line,
                         mission.id,
                     )
                 )

@@ -361,6 +361,8 @@ class _FileScanner:
                 self._finding(j, "debug", f"`set_option {name}` weakens checking")
         elif code == _OPEN:
             self.open_at.append(j)
+            if text == "open" and j + 1 < len(tokens) and tokens[j + 1][1] == "private":
+                self._finding(j, "open-private", "`open private` reaches private declarations")
         elif code == _IMPORT:
             self._finding(j, "import", "`import` after the header: Lean rejects this file")
             if j + 1 < len(tokens) and tokens[j + 1][0] == IDENT:
