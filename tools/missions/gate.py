@@ -14,6 +14,8 @@ Rules and their ids (stable; used in JSON output):
 ``status-drift``         the YAML status differs from the computed one
 ``toolchain-pin``        ``lean-toolchain``, the Mathlib revision or unsafe Lake settings
 ``evidence-disagreement`` (with ``--lean``) the source scan said proved, the kernel does not
+``witness-stale``        the statement pin moved since the mission's witnesses were reviewed
+                         and stamped (``missions witness --stamp ID``)
 
 YAML problems (``schema``, ``duplicate-id``, ``dangling-ref``, ``dependency-cycle``) are
 input errors: they are reported before the gate runs, with exit code 2.
@@ -28,6 +30,7 @@ from missions import gitinfo
 from missions.pins import closure_paths
 from missions.status import Analysis, MissionStatus, TargetStatus, Violation
 from missions.toolchain import pin_checks
+from missions.witness import stale_reason
 
 #: Every rule the gate can report, in report order (stable ids).
 RULES = (
@@ -40,6 +43,7 @@ RULES = (
     "status-drift",
     "toolchain-pin",
     "evidence-disagreement",
+    "witness-stale",
 )
 
 #: Findings that are forbidden anywhere in the workspace.
@@ -239,6 +243,25 @@ def _kernel_record_stands(analysis: Analysis, status: TargetStatus) -> bool:
     return changed == []
 
 
+def _witness_stale(analysis: Analysis, mission: MissionStatus) -> list[Violation]:
+    """Witnesses transcribe the statements; once the pin moves they must be reviewed again."""
+    reason = stale_reason(mission.file.mission)
+    if reason is None:
+        return []
+    mission_file = mission.file
+    key = "witness_stamp" if mission_file.mission.lean.witness_stamp else "statement_pin"
+    return [
+        Violation(
+            "witness-stale",
+            f"{reason}; review the witnesses against the statements and run "
+            f"`missions witness --stamp {mission.id}`",
+            str(mission_file.path.relative_to(analysis.root)),
+            mission_file.line("lean", key),
+            mission.id,
+        )
+    ]
+
+
 def run_gate(analysis: Analysis, extra: Iterable[Violation] = ()) -> GateResult:
     """Every rule over the analysis, plus ``extra`` findings (e.g. from the kernel audit)."""
     result = GateResult()
@@ -254,6 +277,7 @@ def run_gate(analysis: Analysis, extra: Iterable[Violation] = ()) -> GateResult:
         for status in mission.targets:
             add(status.violations)
         add(_drift(analysis, mission))
+        add(_witness_stale(analysis, mission))
     unique = list(dict.fromkeys(result.violations))
     result.violations = sorted(
         unique, key=lambda v: (v.mission or "", v.rule, v.file or "", v.line or 0, v.message)

@@ -46,9 +46,20 @@ def status_table(data: dict[str, Any], *, why: bool = False) -> Table:
 
 
 def _witness_text(witness: dict[str, Any] | None) -> Text:
+    """pass/FAIL/stale (``-`` when never run), then non-vacuity: ``nv yes/NO/?``."""
     if not witness:
         return Text("-")
-    return Text("pass", "green") if witness.get("ok") else Text("FAIL", "red")
+    ok = witness.get("ok")
+    if witness.get("stale"):
+        text = Text("stale", "yellow")
+    elif ok is None:
+        text = Text("-")
+    else:
+        text = Text("pass", "green") if ok else Text("FAIL", "red")
+    nonvacuous = witness.get("nonvacuous", "unknown")
+    label = {True: "yes", False: "NO"}.get(nonvacuous, "?") if isinstance(nonvacuous, bool) else "?"
+    text.append(f"\nnv {label}", style="red" if nonvacuous is False else "dim")
+    return text
 
 
 def summary_line(data: dict[str, Any]) -> str:

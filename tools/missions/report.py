@@ -13,6 +13,7 @@ from typing import Any
 from missions import gitinfo
 from missions.gate import GateResult
 from missions.status import Analysis, MissionStatus, TargetStatus, Violation
+from missions.witness import witness_entry
 
 STATUS_MARK = {"proved": "✅", "stated": "📝", "missing": "❌", "external": "🔗"}
 
@@ -63,7 +64,8 @@ def mission_json(
             "pinned_at": info.lean.pinned_at,
         },
         "targets": [
-            target_json(t, witnesses.get(f"{info.id}/{t.target.id}")) for t in mission.targets
+            target_json(t, witness_entry(info, t.target, witnesses.get(f"{info.id}/{t.target.id}")))
+            for t in mission.targets
         ],
     }
 
@@ -73,7 +75,8 @@ def status_json(
     evidence: str = "source",
     witnesses: dict[str, dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
-    """The ``status --json`` contract; ``witnesses`` are the last witness results per target."""
+    """The ``status --json`` contract; ``witnesses`` are the last witness results per target
+    (each linked target's ``witness`` object adds ``stale`` and ``nonvacuous`` to them)."""
     return {
         "root": str(analysis.root),
         "evidence": evidence,
@@ -97,8 +100,12 @@ def gate_json(gate: GateResult) -> dict[str, Any]:
     return {"ok": gate.ok, "violations": [violation_json(v) for v in gate.violations]}
 
 
-def report_json(analysis: Analysis, gate: GateResult) -> dict[str, Any]:
-    data = status_json(analysis)
+def report_json(
+    analysis: Analysis,
+    gate: GateResult,
+    witnesses: dict[str, dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    data = status_json(analysis, witnesses=witnesses)
     data["generated"] = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
     data["commit"] = gitinfo.head_commit(analysis.root)
     for entry, mission in zip(data["missions"], analysis.missions, strict=True):
