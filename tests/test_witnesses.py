@@ -472,7 +472,9 @@ def test_cli_fails_when_the_nonvacuity_instance_violates_a_hypothesis(
 
     claim = next(c for c in module.CLAIMS if c.target == "masked-loss-zero")
     assert claim.nonvacuity is not None
-    broken = replace(claim.nonvacuity, build=lambda ctx: replace(module.model(ctx), V=(0, 1)))
+    broken = replace(
+        claim.nonvacuity, evidence=lambda ctx, m: iter([hyp(module.VISIBLE, 0, "==", 1)])
+    )
     monkeypatch.setattr(claim, "nonvacuity", broken)
     root = copy_repo_workspace(tmp_path)
     result = CliRunner().invoke(app, ["witness", "mae-normalized-pixel", "--root", str(root)])

@@ -456,7 +456,7 @@ def evaluate_nonvacuity(
     covered = {e.hypothesis for e in result.evidence}
     result.uncovered = [h for h in declared if h not in covered]
     result.undeclared = [e.label for e in result.evidence if not e.hypothesis]
-    failing = [e.label for e in result.evidence if e.holds is False]
+    failing = [e.label for e in result.evidence if e.hypothesis and e.holds is False]
     if failing:
         result.nonvacuous = False
         result.reason = "the instance violates " + "; ".join(failing[:3])

@@ -158,12 +158,12 @@ class _Reader:
             j = arrows[0]
             return [self.source(begin, j), *self.premises(j + 1, end)]
         if conjunctions:
-            found: list[str] = []
+            conjunct: list[str] = []
             start = begin
             for j in [*conjunctions, end]:
-                found.extend(self.premises(start, j))
+                conjunct.extend(self.premises(start, j))
                 start = j + 1
-            return found
+            return conjunct
         if end - begin == 1 and self.tokens[begin][0] == IDENT:
             return self.expand(ident_name(self.tokens[begin][1]))
         return []
