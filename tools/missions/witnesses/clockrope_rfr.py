@@ -126,6 +126,32 @@ def laplace_sample_angular(rng: Any, size: Any) -> Any:
     return rng.standard_cauchy(size)  # the law of density ∝ 2/(1 + ξ²)
 
 
+LATTICE_W = 0.01  # width of the lattice profile's spectral peaks
+
+
+def lattice_f(x: Any) -> Any:
+    """f(x) = e^{−πw²x²}(1 + cos πx)/2: continuous, integrable, positive definite (a product of
+    two positive-definite kernels), symmetric, f(0) = 1, and f(1) = 0."""
+    x = np.asarray(x)
+    return np.exp(-math.pi * LATTICE_W**2 * x**2) * (1.0 + np.cos(math.pi * x)) / 2.0
+
+
+def lattice_tau(xi: Any) -> Any:
+    """τ = ½G(ξ) + ¼G(ξ − ½) + ¼G(ξ + ½), G(ξ) = e^{−πξ²/w²}/w (the transform of the product)."""
+    xi = np.asarray(xi)
+
+    def bump(c: float) -> Any:
+        return np.exp(-math.pi * (xi - c) ** 2 / LATTICE_W**2) / LATTICE_W
+
+    return 0.5 * bump(0.0) + 0.25 * bump(0.5) + 0.25 * bump(-0.5)
+
+
+def lattice_sample(rng: Any, size: Any) -> Any:
+    """ξ from τ: the centre 0 or ±1/2 (weights ½, ¼, ¼) plus N(0, w²/(2π))."""
+    centres = rng.choice([0.0, 0.5, -0.5], size=size, p=[0.5, 0.25, 0.25])
+    return centres + rng.normal(0.0, LATTICE_W / math.sqrt(TWO_PI), size)
+
+
 PROFILES: dict[str, tuple[Callable[[Any], Any], Callable[[Any], Any], Callable[..., Any]]] = {
     "gaussian": (gauss_f, gauss_tau, gauss_sample),
     "laplace": (laplace_f, laplace_tau, laplace_sample),
@@ -161,8 +187,12 @@ class Kernel:
 
 
 def kernel(ctx: Context, name: str) -> Kernel:
-    f, tau, sample = PROFILES[name]
-    label = {"gaussian": "f(x) = exp(-πx²)", "laplace": "f(x) = exp(-|x|)"}[name]
+    f, tau, sample = {**PROFILES, "lattice": (lattice_f, lattice_tau, lattice_sample)}[name]
+    label = {
+        "gaussian": "f(x) = exp(-πx²)",
+        "laplace": "f(x) = exp(-|x|)",
+        "lattice": f"f(x) = exp(-π{LATTICE_W}²x²)(1 + cos πx)/2",
+    }[name]
     return Kernel(label, f, tau, sample)
 
 
@@ -191,15 +221,33 @@ class Case:
 
 BOUND_TARGETS = (1.5, 0.5, 0.1, 0.01)  # values of the printed bound at the ε tried
 CASES = ((2, 1.0, 0.0), (8, 0.3, -0.7))
+#: The lattice profile puts ξ near 0 or ±1/2, so at p_m − p_n = 1 every rotation is nearly
+#: 0 or π: with q = k each term of ĝ is ±‖q⁽ʲ⁾‖², a Rademacher sum, for which McDiarmid's
+#: bound is nearly attained in the exponent (n = 1: |ĝ| ≈ ‖q‖², P(|ĝ| ≥ 0.99‖q‖²) ≈ 1).
+LATTICE_CASES = ((1, 1.0, 0.0), (2, 1.5, 0.5))
+LATTICE_LEVELS = (0.99, 0.9)  # ε as fractions of the largest deviation Σ_j ‖q⁽ʲ⁾‖‖k⁽ʲ⁾‖/n
 
 
 def case(ctx: Context, name: str, index: int) -> Case:
+    if name == "lattice":
+        n, pm, pn = LATTICE_CASES[index]
+        q = ctx.rng(1500 + n).normal(size=2 * n)
+        largest = float(np.sum(np.linalg.norm(feature_pairs(q), axis=1) ** 2)) / n
+        eps = [level * largest for level in LATTICE_LEVELS]
+        return Case(ctx.instance(kernel, name), n, pm, pn, q, q.copy(), eps)
     n, pm, pn = CASES[index]
     rng = ctx.rng(1000 + 100 * list(PROFILES).index(name) + n)
     q, k = query_key(rng, n)
     s = pair_norm_sum(q, k)
     eps = [math.sqrt(8.0 * s * math.log(2.0 / t)) / (2 * n) for t in BOUND_TARGETS]
     return Case(ctx.instance(kernel, name), n, pm, pn, q, k, eps)
+
+
+CONCENTRATION = (
+    *(("gaussian", i) for i in range(2)),
+    *(("laplace", i) for i in range(2)),
+    *(("lattice", i) for i in range(2)),
+)
 
 
 # ---------------------------------------------------------------- Proposition 3.1
@@ -218,21 +266,31 @@ def fourier_quadrature(f: Callable[[Any], Any], xi: float, half: float, step: fl
 
 def density_checks(kernels: list[Kernel]) -> Iterator[Check]:
     for kern in kernels:
-        assert kern.tau is not None
-        name, f, tau = kern.name, kern.f, kern.tau
-        for xi in (0.0, 0.3, 1.0):
-            ft = fourier_quadrature(f, xi, 40.0, 1e-3)
-            yield Check(
-                f"{name}: Re ∫f e^(-i2πξx) = τ(ξ), ξ={xi}", ft.real, "==", float(tau(xi)), 1e-5
-            )
-            yield Check(f"{name}: Im ∫f e^(-i2πξx) = 0, ξ={xi}", ft.imag, "==", 0.0, 1e-9)
-        grid = np.linspace(-200.0, 200.0, 400_001)
-        t = tau(grid)
-        yield Check(f"{name}: min τ on [-200, 200] ≥ 0", float(t.min()), ">=", 0.0)
-        mass = float(np.trapezoid(t, grid))
-        # tail of τ outside [−A, A]: ≤ 1/(π² A) for the Cauchy density, negligible for Gaussian
-        tail = 1.0 / (math.pi**2 * 200.0)
-        yield Check(f"{name}: ∫τ = 1 (±tail {tail:.1e})", mass, "==", 1.0, tail + 1e-6)
+        if kern.name not in _DENSITY:  # deterministic quadrature: computed once per profile
+            _DENSITY[kern.name] = list(_density_checks(kern))
+        yield from _DENSITY[kern.name]
+
+
+_DENSITY: dict[str, list[Check]] = {}
+
+
+def _density_checks(kern: Kernel) -> Iterator[Check]:
+    assert kern.tau is not None
+    name, f, tau = kern.name, kern.f, kern.tau
+    for xi in (0.0, 0.3, 1.0):
+        ft = fourier_quadrature(f, xi, 40.0, 1e-3)
+        yield Check(f"{name}: Re ∫f e^(-i2πξx) = τ(ξ), ξ={xi}", ft.real, "==", float(tau(xi)), 1e-5)
+        yield Check(f"{name}: Im ∫f e^(-i2πξx) = 0, ξ={xi}", ft.imag, "==", 0.0, 1e-9)
+    grid = np.linspace(-200.0, 200.0, 400_001)
+    t = tau(grid)
+    yield Check(f"{name}: min τ on [-200, 200] ≥ 0", float(t.min()), ">=", 0.0)
+    mass = float(np.trapezoid(t, grid))
+    # tail of τ outside [−A, A]: ≤ 1/(π² A) for the Cauchy density, negligible for Gaussian
+    tail = 1.0 / (math.pi**2 * 200.0)
+    yield Check(f"{name}: ∫τ = 1 (±tail {tail:.1e})", mass, "==", 1.0, tail + 1e-6)
+
+
+_DRAWS: dict[tuple[int, str, int, int], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
 
 
 def mean_checks(
@@ -242,9 +300,13 @@ def mean_checks(
     for p_index, kern in enumerate(kernels):
         assert kern.sample is not None
         for i, (n, pm, pn) in enumerate(INSTANCES):
-            rng = ctx.rng(100 * p_index + i)
-            q, k = query_key(rng, n)
-            g = rfr_estimator(kern.sample(rng, (samples, n)), q, k, pm, pn, two_pi)
+            key = (ctx.seed, kern.name, i, samples)
+            if key not in _DRAWS:  # sensitivity runs change the estimator, not the draws
+                rng = ctx.rng(100 * p_index + i)
+                q, k = query_key(rng, n)
+                _DRAWS[key] = (q, k, kern.sample(rng, (samples, n)))
+            q, k, xi = _DRAWS[key]
+            g = rfr_estimator(xi, q, k, pm, pn, two_pi)
             se = float(g.std()) / math.sqrt(samples)
             arg = pm + pn if plus else pm - pn
             want = float(q @ k) * float(kern.f(arg))
@@ -291,6 +353,19 @@ def printed_bound(
     return prefactor * math.exp(-(eps**2 * (two * n) ** power / den if den != 0 else 0.0))
 
 
+def sampled_estimator(seed: int, case_index: int, c: Case, samples: int) -> np.ndarray:
+    """ĝ over ``samples`` frequency draws (cached per case: sensitivity runs reuse them)."""
+    key = (seed, case_index, c.n, samples)
+    if key not in _SAMPLES:
+        assert c.kernel.sample is not None
+        rng = np.random.default_rng([seed, 5000 + case_index])
+        _SAMPLES[key] = rfr_estimator(c.kernel.sample(rng, (samples, c.n)), c.q, c.k, c.pm, c.pn)
+    return _SAMPLES[key]
+
+
+_SAMPLES: dict[tuple[int, int, int, int], np.ndarray] = {}
+
+
 def concentration(
     ctx: Context,
     power: int = 2,
@@ -299,26 +374,24 @@ def concentration(
     two: float = 2.0,
 ) -> Iterator[Check]:
     samples = ctx.size(quick=20_000, full=400_000)
-    for name in PROFILES:
-        for index in range(len(CASES)):
-            c = ctx.instance(case, name, index)
-            kern = c.kernel
-            assert kern.sample is not None
-            s = pair_norm_sum(c.q, c.k)
-            rng = ctx.rng(5000 + 100 * list(PROFILES).index(name) + c.n)
-            g = rfr_estimator(kern.sample(rng, (samples, c.n)), c.q, c.k, c.pm, c.pn)
-            dev = np.abs(g / c.n - float(c.q @ c.k) * float(kern.f(c.pm - c.pn)) / c.n)
-            for eps in c.eps:
-                p = float(np.mean(dev >= eps))
-                se = math.sqrt(max(p * (1 - p), 1.0 / samples) / samples)
-                yield Check(
-                    f"{kern.name}: P(|ĝ/n − qᵀk f/n| ≥ ε) ≤ bound, n={c.n}, p_m={c.pm}, "
-                    f"p_n={c.pn}, ε={eps:.3f} ({samples} samples)",
-                    p,
-                    "<=",
-                    printed_bound(eps, c.n, s, power, const, prefactor, two),
-                    5 * se,
-                )
+    for case_index, (name, index) in enumerate(CONCENTRATION):
+        c = ctx.instance(case, name, index)
+        kern = c.kernel
+        assert kern.sample is not None
+        s = pair_norm_sum(c.q, c.k)
+        g = sampled_estimator(ctx.seed, case_index, c, samples)
+        dev = np.abs(g / c.n - float(c.q @ c.k) * float(kern.f(c.pm - c.pn)) / c.n)
+        for eps in c.eps:
+            p = float(np.mean(dev >= eps))
+            se = math.sqrt(max(p * (1 - p), 1.0 / samples) / samples)
+            yield Check(
+                f"{kern.name}: P(|ĝ/n − qᵀk f/n| ≥ ε) ≤ bound, n={c.n}, p_m={c.pm}, "
+                f"p_n={c.pn}, ε={eps:.3f} ({samples} samples)",
+                p,
+                "<=",
+                printed_bound(eps, c.n, s, power, const, prefactor, two),
+                5 * se,
+            )
     # degenerate cases: the event is empty (n = 0; q = 0 makes ĝ = qᵀk = 0)
     bound = printed_bound(0.5, 0, 0.0, power, const, prefactor, two)
     yield Check("n = 0: P(0 ≥ ε) = 0 ≤ bound (= 2 with x/0 = 0)", 0.0, "<=", bound)

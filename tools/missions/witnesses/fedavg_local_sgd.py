@@ -9,6 +9,12 @@ Clients (convex, common smoothness ``L``, bounded heterogeneity ``ζ``, all comp
   ``ζ`` is the maximum of that norm over the corners of the box (the exact supremum); ``x⋆`` by
   Newton. Here the local steps genuinely drift (unlike common-Hessian quadratics, where the shadow
   sequence is plain SGD).
+* pseudo-Huber on the line: ``Fᵢ(x) = gᵢ(√((x - bᵢ)² + δᵢ²) - δᵢ)``, convex, ``L = maxᵢ gᵢ/δᵢ``;
+  ``ζ = L·maxᵢ meanⱼ|bᵢ - bⱼ|`` for equal ``(g, δ)`` (one ``L``-Lipschitz gradient map, shifted)
+  and the crude ``(1 - 1/M)gᵢ + M⁻¹Σ_(j≠i)gⱼ`` otherwise; ``x⋆`` by bisection. Far from its
+  centre such a client is linear, so gradient steps cover distance at the constant speed ``ηg``:
+  a run that arrives at ``x⋆`` exactly at the horizon makes the average gap ``≈ D²/(2ηN)``,
+  ``N = τT`` (within about 8/N), which is how the distance terms of the bounds are pinned down.
 
 Oracle: ``gᵢ = ∇Fᵢ(xᵢ) + N(0, σ²/d I)``, fresh and independent across clients, so the conditional
 squared error is exactly ``σ²``. Expectations are Monte Carlo means over independent runs,
@@ -17,21 +23,36 @@ squared error is exactly ``σ²``. Expectations are Monte Carlo means over indep
 * ``goal`` (Theorem 1, (15)): ``E[(1/(τT)) Σ_{t<T} Σ_{k=1}^{τ} (F(x̄^{(t,k)}) - F(x⋆))] ≤
   D²/(2ητT) + ησ²/M + 4τη²Lσ² + 18τ²η²Lζ²`` for several T (prefixes of one simulation): a
   zero-noise, zero-heterogeneity instance (deterministic; the D² term then carries the bound),
-  a noise instance started at ``x⋆`` with ``ηL = 1/400`` (the ``ησ²/M`` term carries it) and
-  softplus instances with ``η = 1/(4L)`` and with drift.
+  ``arrive`` (pseudo-Huber clients arriving at ``x⋆`` at T = 200: the D² term is attained to
+  about 1%), a noise instance started at ``x⋆`` with ``ηL = 1/400`` (the ``ησ²/M`` term carries
+  it) and softplus instances with ``η = 1/(4L)`` and with drift.
 * ``lemma-1``: conditionally on the round start (the round only depends on ``x̄^{(t,0)}``, common
   to all clients), at several start points, as the Monte Carlo mean of the per-run difference
   ``(1/τ)Σ_{k=1}^τ F(x̄^{(t,k)}) - F(x⋆) - (1/(2ητ))(‖x̄^{(t,0)} - x⋆‖² - ‖x̄^{(t,τ)} - x⋆‖²) - ησ²/M
-  - (L/(Mτ)) Σᵢ Σ_{k<τ} ‖x_i^{(t,k)} - x̄^{(t,k)}‖² ≤ 0``.
+  - (L/(Mτ)) Σᵢ Σ_{k<τ} ‖x_i^{(t,k)} - x̄^{(t,k)}‖² ≤ 0``; ``huber-far`` (starts 100 away: the
+  distance term is attained) and ``huber-curv`` (from ``x⋆``, clients of curvatures 1 and 1e-6:
+  the shadow leaves ``x⋆`` and the drift term is needed, about a third of it).
 * ``lemma-2``: conditionally on the round start, ``E[‖x_i^{(t,k)} - x̄^{(t,k)}‖²] ≤
   18τ²η²ζ² + 4τη²σ²`` for every client and every ``0 ≤ k ≤ τ``.
-* ``tuned-step-bound`` ((16)–(17)): with ``η`` the printed minimum (instances where each of the
-  four terms attains it), the expected average gap is at most
-  ``2LD²/(τT) + 2σD/√(MτT) + 5L^{1/3}σ^{2/3}D^{4/3}/(τ^{1/3}T^{2/3})``
-  ``+ 19L^{1/3}ζ^{2/3}D^{4/3}/T^{2/3}``.
+* ``tuned-step-bound`` ((16)–(17)): with ``η`` the printed minimum, the expected average gap is at
+  most ``2LD²/(τT) + 2σD/√(MτT) + 5L^{1/3}σ^{2/3}D^{4/3}/(τ^{1/3}T^{2/3})``
+  ``+ 19L^{1/3}ζ^{2/3}D^{4/3}/T^{2/3}``: one pseudo-Huber instance per candidate of the minimum,
+  built so that it binds and its term dominates the bound (``tuned-sigma`` needs one client and
+  20000 rounds, ``tuned-tau`` one round of 3000 local steps), plus a softplus instance.
 
-The drift bound of Lemma 2 is loose by construction (the simulated drift stays below
-``τ²η²ζ² + τη²σ²``), so its wrong variants shrink 18 and 4 to 0.5 and 0.4.
+Non-vacuity: the ``softplus`` round of the lemmas, the ``drift`` run of the goal and the
+``tuned-zeta`` run, with every hypothesis checked on them: smoothness and convexity of the
+clients on random pairs, the heterogeneity bound on random and far points, the minimizer, the
+oracle itself by Monte Carlo (unbiased, conditional squared error ≤ σ², clients uncorrelated),
+the step-size conditions; the measurability and probability-space binders hold by construction.
+
+Strength (smallest change of a constant the checks catch, ``missions witness --json``): the
+distance terms are pinned to 2% (``2`` in ``D²/(2ητT)``, ``1/(2ητ)`` and ``2LD²/(τT)``); the
+rest is loose by nature and documented in the README. The drift bound of Lemma 2 cannot be
+approached: nonexpansiveness of gradient steps on convex clients keeps the drift below
+``τ²η²ζ² + τη²σ²``, so 18 is caught at ÷100 and 4 at ÷10 at best; ``ησ²/M`` is attained only up
+to about 1/2 (the one-step analysis gives ``ησ²/(2M)``); ``4τη²Lσ²`` and ``18τ²η²Lζ²`` of the goal
+are far above any simulated cost of local steps (see ``LOOSE_FOUR``, ``LOOSE_EIGHTEEN``).
 """
 
 from __future__ import annotations
@@ -47,18 +68,36 @@ from missions.witness import Check, Claim, Constant, Context, NonVacuity, Struct
 
 
 class Clients:
-    def __init__(self, name: str, b: Any, A: Any = None, w: Any = None, L0: float = 0.0) -> None:
+    """Client objectives with their exact constants: L (smoothness), ζ (a valid heterogeneity
+    bound), x⋆ and F⋆. Three kinds: ``A`` (common-Hessian quadratics), ``w`` (softplus) and
+    ``g``/``delta`` (pseudo-Huber, on the line)."""
+
+    def __init__(
+        self,
+        name: str,
+        b: Any,
+        A: Any = None,
+        w: Any = None,
+        L0: float = 0.0,
+        g: Any = None,
+        delta: Any = None,
+        zeta_floor: float = 0.0,
+    ) -> None:
         self.name = name
         self.b = np.asarray(b, float)
         self.M, self.d = self.b.shape
         self.A: Any = None if A is None else np.asarray(A, float)
         self.w: Any = None if w is None else np.asarray(w, float)
+        self.g: Any = None if g is None else np.asarray(g, float)
+        self.delta: Any = None if delta is None else np.asarray(delta, float)
         self.L0 = L0
         bbar = self.b.mean(0)
         if self.A is not None:
             self.L = float(np.linalg.eigvalsh(self.A)[-1])
             self.zeta = float(np.max(np.linalg.norm((self.b - bbar) @ self.A, axis=1)))
             self.xstar = bbar
+        elif self.g is not None:
+            self._init_huber(zeta_floor)
         else:
             wv = np.asarray(w, float)
             self.L = L0 + float(np.max(wv)) / 4
@@ -75,10 +114,36 @@ class Clients:
             self.xstar = x
         self.Fstar = float(self.F(self.xstar))
 
+    def _init_huber(self, zeta_floor: float) -> None:
+        """Fᵢ(x) = gᵢ(√((x − bᵢ)² + δᵢ²) − δᵢ) on ℝ: convex, ∇Fᵢ is (gᵢ/δᵢ)-Lipschitz, |∇Fᵢ| < gᵢ.
+
+        ζ: with equal (g, δ) the gradients are one L-Lipschitz map shifted, so
+        |∇Fᵢ − ∇F| ≤ L·meanⱼ|bᵢ − bⱼ|; otherwise |∇Fᵢ − ∇F| ≤ (1 − 1/M)gᵢ + M⁻¹Σ_(j≠i) gⱼ.
+        x⋆ by bisection on the increasing ∇F."""
+        assert self.d == 1, "pseudo-Huber clients live on the line"
+        g, delta, b = self.g, self.delta, self.b[:, 0]
+        self.L = float(np.max(g / delta))
+        if np.all(g == g[0]) and np.all(delta == delta[0]):
+            zeta = self.L * float(np.max(np.mean(np.abs(b[:, None] - b[None, :]), axis=1)))
+        else:
+            zeta = float(np.max((1 - 1 / self.M) * g + (g.sum() - g) / self.M))
+        self.zeta = max(zeta, zeta_floor)
+        low, high = float(b.min()) - 1.0, float(b.max()) + 1.0
+        for _ in range(200):
+            middle = (low + high) / 2
+            if self.gradF(np.array([middle]))[0] > 0:
+                high = middle
+            else:
+                low = middle
+        self.xstar = np.array([(low + high) / 2])
+
     def grads(self, x: np.ndarray) -> np.ndarray:
         """∇Fᵢ at x (..., M, d), client i at x[..., i, :]."""
         if self.A is not None:
             return (x - self.b) @ self.A
+        if self.g is not None:
+            e = x - self.b
+            return self.g[:, None] * e / np.sqrt(e * e + self.delta[:, None] ** 2)
         return self.L0 * x - self.b + self.w / (1 + np.exp(-x))
 
     def F(self, x: np.ndarray) -> np.ndarray:
@@ -86,6 +151,10 @@ class Clients:
         if self.A is not None:
             e = x[..., None, :] - self.b
             return 0.5 * np.mean(np.sum((e @ self.A) * e, -1), -1)
+        if self.g is not None:
+            e = x[..., None, :] - self.b
+            r = np.sqrt(np.sum(e * e, -1) + self.delta**2) - self.delta
+            return np.mean(self.g * r, -1)
         sp = np.logaddexp(0, x)
         return 0.5 * self.L0 * np.sum(x * x, -1) - x @ self.b.mean(0) + sp @ self.w.mean(0)
 
@@ -95,22 +164,47 @@ class Clients:
         )
 
 
+def huber(name: str, centers: list[float], g: float, delta: float, **kw: Any) -> Clients:
+    """Equal pseudo-Huber clients on the line with the given centers."""
+    M = len(centers)
+    return Clients(name, np.array(centers)[:, None], g=np.full(M, g), delta=np.full(M, delta), **kw)
+
+
+# tuned-tau (one client, T = 1, τ = 3000, σ = D = 1): with η₃ = 1/(40L) (so that 1/(4L) = 10η₃)
+# the fixed point is L = τ/40^(3/2), and g = D/(τη₃) covers D in τ steps
+TAU_L = 3000 / 40**1.5
+TAU_G = 1.0 / (3000 / (40 * TAU_L))
+
+
 def make_clients(seed: int) -> dict[str, Clients]:
     rng = np.random.default_rng([seed, 1])
     A = np.array([[1.5, 0.5], [0.5, 1.0]])
     b4 = 2 * rng.normal(size=(4, 2))
-    u = rng.normal(size=(3, 2))
     return {
         "quad": Clients("quad M=4", b4, A=A),
         "quad-homog": Clients("quad M=4 (ζ = 0)", np.repeat(b4[:1], 4, 0), A=A),
         "quad-iso": Clients("quad M=2, A = I (ζ = 0)", np.repeat(b4[:1], 2, 0), A=np.eye(2)),
-        "quad-tiny": Clients(
-            "quad M=3, A = I (ζ < 1e-3)",
-            b4[0] + 1e-3 * u / np.linalg.norm(u, axis=1, keepdims=True),
-            A=np.eye(2),
-        ),
         "softplus": Clients(
             "softplus M=4", rng.normal(size=(4, 2)), w=rng.uniform(0, 6, size=(4, 2)), L0=0.2
+        ),
+        # pseudo-Huber clients: far from x⋆ they are linear, so gradient steps cover distance at
+        # a constant speed ηg and the distance terms of the bounds are nearly attained
+        "huber": huber("pseudo-Huber M=2 (ζ = 0), g = δ = 1", [0.0, 0.0], 1.0, 1.0),
+        "huber-curv": Clients(
+            "pseudo-Huber M=2, curvatures 1 and 1e-6",
+            [[1.66], [0.45]],
+            g=np.array([0.76, 0.78]),
+            delta=np.array([0.76, 7.2e5]),
+        ),
+        "huber-L": huber("pseudo-Huber M=2, g = δ = 1, centers ±1e-7", [-1e-7, 1e-7], 1.0, 1.0),
+        "huber-sigma": huber(
+            "pseudo-Huber M=1, g = √2/100, δ = 1/10", [0.0], np.sqrt(2) / 100, 0.1, zeta_floor=1e-9
+        ),
+        "huber-tau": huber(
+            "pseudo-Huber M=1, L = 3000/40^1.5", [0.0], TAU_G, TAU_G / TAU_L, zeta_floor=1e-9
+        ),
+        "huber-zeta": huber(
+            "pseudo-Huber M=2, g = 1, δ = 1/100, centers ±1/1000", [-1e-3, 1e-3], 1.0, 0.01
         ),
     }
 
@@ -132,8 +226,12 @@ def round_paths(
 
 
 @lru_cache(maxsize=32)
-def theorem_run(seed: int, name: str, R: int) -> tuple[Clients, float, np.ndarray, np.ndarray]:
-    """Full runs: per round t, the gaps F(x̄^{(t,k)}) - F⋆ for k = 1..τ, shape (T, τ, R)."""
+def theorem_run(
+    seed: int, name: str, R: int
+) -> tuple[Clients, float, np.ndarray, dict[int, np.ndarray]]:
+    """Full runs: for each horizon T of ``horizons``, the per-run sums
+    Σ_(t<T) Σ_(k=1..τ) (F(x̄^{(t,k)}) - F⋆), shape (R,) (only these sums are kept: long runs
+    with many rounds would not fit in memory otherwise)."""
     cfg = RUNS[name]
     cl = make_clients(seed)[cfg["cl"]]
     rng = np.random.default_rng([seed, 2, list(RUNS).index(name)])
@@ -141,13 +239,17 @@ def theorem_run(seed: int, name: str, R: int) -> tuple[Clients, float, np.ndarra
     eta = cfg["eta_L"] / cl.L if "eta_L" in cfg else tuned_eta(cl, cfg, sigma)
     x0 = cl.xstar + np.asarray(cfg["offset"], float)
     x = np.repeat(x0[None], R, 0)
-    gaps = np.empty((T, tau, R))
+    keep = set(horizons(T))
+    total = np.zeros(R)
+    sums: dict[int, np.ndarray] = {}
     for t in range(T):
         P = round_paths(cl, x, tau, eta, sigma, rng)
         shadow = P.mean(2)  # (τ+1, R, d)
-        gaps[t] = cl.F(shadow[1:]) - cl.Fstar
+        total += np.sum(cl.F(shadow[1:]) - cl.Fstar, axis=0)
         x = shadow[tau]  # every client restarts from the average of the terminal states
-    return cl, eta, x0, gaps
+        if t + 1 in keep:
+            sums[t + 1] = total.copy()
+    return cl, eta, x0, sums
 
 
 def tuned_eta(cl: Clients, cfg: dict[str, Any], sigma: float) -> float:
@@ -164,14 +266,17 @@ def tuned_eta(cl: Clients, cfg: dict[str, Any], sigma: float) -> float:
 RUNS: dict[str, dict[str, Any]] = {
     # Theorem 1
     "gd": dict(cl="quad-homog", tau=3, T=40, sigma=0.0, eta_L=0.25, offset=[3.0, -2.0]),
+    "arrive": dict(cl="huber", tau=4, T=200, sigma=0.0, eta_L=0.25, offset=[200.0]),
     "noise": dict(cl="quad-iso", tau=1, T=1600, sigma=1.0, eta_L=1 / 400, offset=[0.0, 0.0]),
     "drift": dict(cl="softplus", tau=8, T=40, sigma=0.5, eta_L=0.25, offset=[3.0, -3.0]),
     "drift-small": dict(cl="softplus", tau=4, T=60, sigma=1.0, eta_L=0.05, offset=[-2.0, 1.0]),
-    # tuned step (σ, ζ, D > 0)
-    "tuned-L": dict(cl="quad-tiny", tau=1, T=4, sigma=0.001, offset=[3.0, 0.0]),
-    "tuned-sigma": dict(cl="quad-tiny", tau=1, T=64, sigma=3.0, offset=[0.3, 0.4]),
-    "tuned-tau": dict(cl="quad-tiny", tau=16, T=8, sigma=1.0, offset=[0.3, -0.4]),
-    "tuned-zeta": dict(cl="softplus", tau=8, T=200, sigma=0.05, offset=[1.0, 1.0]),
+    # tuned step (σ, ζ, D > 0): in each, one candidate of the minimum binds and its term
+    # dominates the bound; pseudo-Huber clients nearly attain the distance part of that term
+    "tuned-L": dict(cl="huber-L", tau=4, T=200, sigma=1e-4, offset=[200.0]),
+    "tuned-sigma": dict(cl="huber-sigma", tau=1, T=20000, sigma=1.0, offset=[1.0]),
+    "tuned-tau": dict(cl="huber-tau", tau=3000, T=1, sigma=1.0, offset=[1.0]),
+    "tuned-zeta": dict(cl="huber-zeta", tau=1200, T=1, sigma=1e-6, offset=[1.0]),
+    "tuned-softplus": dict(cl="softplus", tau=8, T=200, sigma=0.05, offset=[1.0, 1.0]),
 }
 
 
@@ -263,7 +368,7 @@ def lemma_setting(ctx: Context, name: str) -> Setting:
 
 def theorem1(
     ctx: Context,
-    names: tuple[str, ...] = ("gd", "noise", "drift", "drift-small"),
+    names: tuple[str, ...] = ("gd", "arrive", "noise", "drift", "drift-small"),
     c_d: float = 2.0,
     c_noise: float = 1.0,
     four: float = 4.0,
@@ -272,14 +377,12 @@ def theorem1(
     for name in names:
         s = ctx.instance(setting, name)
         R = ctx.size(quick=200, full=4000) if s.sigma > 0 else 1
-        _, eta, x0, gaps = theorem_run(ctx.seed, name, R)
+        _, eta, x0, sums = theorem_run(ctx.seed, name, R)
         tau, sigma, M, L, z = s.tau, s.sigma, s.M, s.L, s.zeta
         D2 = float(np.sum((x0 - s.xstar) ** 2))
         tag = f"{s}, {R} runs"
-        per_round = gaps.sum(1)  # Σ_{k=1}^{τ}, shape (T, R)
-        cum = np.cumsum(per_round, axis=0)
-        for T in horizons(gaps.shape[0]):
-            m, se = mc(cum[T - 1] / (tau * T))
+        for T, total in sums.items():
+            m, se = mc(total / (tau * T))
             rhs = (
                 D2 / (c_d * eta * tau * T)
                 + c_noise * eta * sigma**2 / M
@@ -303,6 +406,10 @@ LEMMA: dict[str, dict[str, Any]] = {
     "quad-small": dict(cl="quad", tau=4, sigma=0.0, eta_L=0.025),
     "quad-noise": dict(cl="quad-homog", tau=6, sigma=1.0, eta_L=0.025),
     "softplus": dict(cl="softplus", tau=8, sigma=0.5, eta_L=0.25),
+    # far from x⋆ on linear-like clients the distance term is nearly attained
+    "huber-far": dict(cl="huber", tau=8, sigma=0.0, eta_L=0.25, spread=100.0),
+    # from x⋆, clients of curvatures 1 and 1e-6 pull the shadow away: the drift term is needed
+    "huber-curv": dict(cl="huber-curv", tau=64, sigma=0.0, eta_L=0.25),
 }
 
 
@@ -315,7 +422,8 @@ def lemma_run(
     cl = make_clients(seed)[cfg["cl"]]
     eta = cfg["eta_L"] / cl.L
     rng = np.random.default_rng([seed, 4, list(LEMMA).index(name)])
-    starts = [cl.xstar] + [cl.xstar + 3 * rng.normal(size=cl.d) for _ in range(3)]
+    spread = cfg.get("spread", 3.0)
+    starts = [cl.xstar] + [cl.xstar + spread * rng.normal(size=cl.d) for _ in range(3)]
     return (
         cl,
         eta,
@@ -394,7 +502,13 @@ def lemma2(
 
 def tuned(
     ctx: Context,
-    names: tuple[str, ...] = ("tuned-L", "tuned-sigma", "tuned-tau", "tuned-zeta"),
+    names: tuple[str, ...] = (
+        "tuned-L",
+        "tuned-sigma",
+        "tuned-tau",
+        "tuned-zeta",
+        "tuned-softplus",
+    ),
     c_l: float = 2.0,
     c_sigma: float = 2.0,
     five: float = 5.0,
@@ -403,11 +517,11 @@ def tuned(
     for name in names:
         s = ctx.instance(setting, name)
         R = ctx.size(quick=200, full=4000)
-        _, _, x0, gaps = theorem_run(ctx.seed, name, R)
+        _, _, x0, sums = theorem_run(ctx.seed, name, R)
         tau, T, sigma, M, L, z = s.tau, s.T, s.sigma, s.M, s.L, s.zeta
         D = float(np.linalg.norm(x0 - s.xstar))
         which = TUNED_TERMS[int(np.argmin(tuned_candidates(s)))]
-        m, se = mc(gaps.sum((0, 1)) / (tau * T))
+        m, se = mc(sums[T] / (tau * T))
         rhs = (
             c_l * L * D**2 / (tau * T)
             + c_sigma * sigma * D / np.sqrt(M * tau * T)
@@ -505,6 +619,9 @@ def client_values(cl: Clients, x: np.ndarray) -> np.ndarray:
     if cl.A is not None:
         e = x[:, None, :] - cl.b
         return 0.5 * np.einsum("nmd,de,nme->nm", e, cl.A, e)
+    if cl.g is not None:
+        e = x[:, None, :] - cl.b
+        return cl.g * (np.sqrt(np.sum(e * e, -1) + cl.delta**2) - cl.delta)
     sp = np.logaddexp(0, x)
     return 0.5 * cl.L0 * np.sum(x * x, -1)[:, None] - x @ cl.b.T + sp @ cl.w.T
 
@@ -622,6 +739,17 @@ def nonvacuity(hypotheses: tuple[str, ...], build: Any, name: str) -> NonVacuity
     )
 
 
+LOOSE_FOUR = (
+    "the cost of noise across local steps: with common-Hessian quadratic clients the shadow "
+    "sequence is exactly minibatch SGD (no τ-dependent cost at all), and on every instance here "
+    "(quadratic, softplus, pseudo-Huber) the gap stays below the bound with 4 replaced by 0.04"
+)
+LOOSE_EIGHTEEN = (
+    "the cost of heterogeneity: over 3000 random pairs of pseudo-Huber clients of different "
+    "curvatures (η = 1/(4L), started at x⋆, no noise, the term alone in the bound) the simulated "
+    "gap reached at most 0.017·τ²η²Lζ², below 18/100"
+)
+
 LEMMA_HYPS = (*COMMON, "1 ≤ M", "1 ≤ τ", "0 < L", "0 ≤ σ", "0 ≤ ζ", *CLIENTS, "0 < η", STEP)
 GOAL_HYPS = (*COMMON, "1 ≤ M", "1 ≤ τ", "1 ≤ T", "0 < L", "0 ≤ σ", "0 ≤ ζ", *CLIENTS, "0 < η", STEP)
 TUNED_HYPS = (
@@ -685,8 +813,8 @@ CLAIMS = [
         (
             Constant("c_d", 2.0, "2 in D²/(2ητT)"),
             Constant("c_noise", 1.0, "1 in ησ²/M"),
-            Constant("four", 4.0, "4 in 4τη²Lσ²"),
-            Constant("eighteen", 18.0, "18 in 18τ²η²Lζ²"),
+            Constant("four", 4.0, "4 in 4τη²Lσ²", loose=LOOSE_FOUR),
+            Constant("eighteen", 18.0, "18 in 18τ²η²Lζ²", loose=LOOSE_EIGHTEEN),
         ),
     ),
     Claim(
