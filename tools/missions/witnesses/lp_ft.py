@@ -1,15 +1,15 @@
 """Witness for ``lp-ft``: Kumar et al.'s perfect-feature LP-FT result on small exact instances.
 
 Instances. Each instance is built from rational data, so that the hypotheses of
-``PerfectFeatureRegime`` are verified exactly with ``Fraction`` arithmetic (and reported as
-checks labelled ``hyp:``): ``B⋆`` is the first ``k`` rows of a rational orthogonal ``d × d``
-matrix (Cayley transform of an integer skew matrix), ``U`` is a rational orthogonal ``k × k``
-matrix (Cayley transform, or ``-1`` when ``k = 1``), ``v⋆ ≠ 0`` is an integer vector, ``X`` is an
-integer ``n × d`` matrix of rank ``m`` divided by an integer (so ``λ_max(XᵀX) ≤ 1``; one
-instance has ``n > m``: a dependent row), the
-dimensions satisfy ``1 ≤ k ≤ m`` and ``m + k < d`` (one instance has ``k = m``), and the ranks of
-``Π_S B₀ᵀ`` and ``Π_{S⊥} B₀ᵀ`` are ``k`` (injective projections). The OOD law is a non-centred
-Gaussian ``N(m₀, C)`` (Monte Carlo) and a finite non-centred law with rational weights (exact).
+``PerfectFeatureRegime`` are verified exactly with ``Fraction`` arithmetic (the non-vacuity
+evidence of the targets that assume it): ``B⋆`` is the first ``k`` rows of a rational
+orthogonal ``d × d`` matrix (Cayley transform of an integer skew matrix), ``U`` is a rational
+orthogonal ``k × k`` matrix (Cayley transform, or ``-1`` when ``k = 1``), ``v⋆ ≠ 0`` is an
+integer vector, ``X`` is an integer ``n × d`` matrix of rank ``m`` divided by an integer (so
+``λ_max(XᵀX) ≤ 1``; one instance has ``n > m``: a dependent row), the dimensions satisfy
+``1 ≤ k ≤ m`` and ``m + k < d`` (one instance has ``k = m``), and the ranks of ``Π_S B₀ᵀ`` and
+``Π_{S⊥} B₀ᵀ`` are ``k`` (injective projections). The OOD law is a non-centred Gaussian
+``N(m₀, C)`` (Monte Carlo) and a finite non-centred law with rational weights (exact).
 
 Flows. The LP and FT fields are the model's, with the factor 2 of the unnormalized loss:
 ``v' = -2 B Xᵀ r``, ``B' = -2 v (Xᵀ r)ᵀ``, ``r = X Bᵀ v - Y`` (LP: ``B = B₀`` frozen). They are
@@ -38,12 +38,23 @@ initial values. A finite horizon and sampled times stand in for "every t ≥ 0".
   from random heads satisfies ``‖v(t) - u‖ ≤ e^{-2λ_min(M)t}‖v₀ - u‖`` (1e-4 relative allowance).
 * ``lp-init-stationary``: the FT field at ``(u, B₀)`` is exactly ``0``; the numerical FT flow from
   ``(u, B₀)`` does not move (1e-12).
-* ``goal``: the regime hypotheses hold exactly; LP converges to ``u``; LP-FT (FT from ``(u, B₀)``)
+* ``goal``: LP converges to ``u``; LP-FT (FT from ``(u, B₀)``)
   has OOD loss ``eᵀΣe ≤ 1e-20`` (numerical zero) at every sampled time; FT from Gaussian heads
   ``v₀ ~ N(0, σ² I_k)`` (σ ∈ {0.1, 0.5, 1, 2}) has OOD loss above 1e-20 at every sampled time,
   for every sampled head. The
   OOD loss there is evaluated as ``eᵀΣe`` for the Gaussian law (the identity of
   ``ood-risk-identity``).
+
+Non-vacuity: per target, one instance the checks use: a problem with its numerical FT flows
+(``IsFlowOn`` is checked as the defect of the sampled path against a finer RK4 integration of
+the field between samples, relative 1e-4, which rejects a path frozen halfway; ``x ∈ S⊥``
+exactly; sampled times ≥ 0), the finite OOD law (weights, total mass, positive-definite second
+moment, exactly), the head scale and direction of the misalignment statement, and for the goal
+the regime, the Gaussian OOD law, σ, the LP flows, the LP-FT flow and the FT flows together.
+
+Constants: the identities (balancedness, the OOD risk, the limit and the stationary point) are
+exposed as coefficients (−1 of ``vvᵀ``, 1 of ``eᵀΣe``, 1·u) and caught at 1%; the flow and
+misalignment statements state no number (their strength is their variants).
 """
 
 from __future__ import annotations
