@@ -436,7 +436,8 @@ def report(
         err.print(f"wrote {len(written)} files to {escape(str(output))} (open index.html)")
         return
     if fmt == "json":
-        text = json.dumps(report_json(analysis, gate), indent=2, ensure_ascii=False) + "\n"
+        data = report_json(analysis, gate, load_results(str(analysis.root)))
+        text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
     else:
         text = report_markdown(analysis, gate)
     _write_output(text, output)

@@ -614,6 +614,23 @@ def _witness_summary(states: Sequence[str | None]) -> str:
     return ", ".join(f"{present.count(s)} {s}" for s in order if present.count(s))
 
 
+def _nonvacuity_summary(targets: Sequence[dict[str, Any]]) -> str:
+    """How many linked targets are shown non-vacuous, not, or unknown (empty if none)."""
+    values = [_nonvacuous_text(t["witness"]) for t in targets if isinstance(t.get("witness"), dict)]
+    if not values:
+        return ""
+    parts = [
+        f"{values.count(v)} {label}"
+        for v, label in (
+            ("yes", "non-vacuous"),
+            ("no", "non-vacuity failing"),
+            ("unknown", "non-vacuity unknown"),
+        )
+        if values.count(v)
+    ]
+    return "; " + ", ".join(parts)
+
+
 def _nonvacuous_text(result: dict[str, Any]) -> str:
     value = result.get("nonvacuous", "unknown")
     if isinstance(value, bool):
@@ -850,7 +867,10 @@ def mission_page(
         ("Lean module", f"<code>{esc(entry['module'])}</code>"),
         ("Statement pin", esc(_pin_text(entry["pin"]))),
         ("Evidence", esc(_evidence_text(entry["targets"]))),
-        ("Witnesses", esc(_witness_summary(witness_states))),
+        (
+            "Witnesses",
+            esc(_witness_summary(witness_states) + _nonvacuity_summary(entry["targets"])),
+        ),
     ]
     toc = "".join(
         f'<li><a href="#{a}">{t}</a></li>'
@@ -921,7 +941,7 @@ def index_page(data: dict[str, Any], analysis: Analysis, footer: str) -> str:
         rows = [
             ("Targets", esc(_count_text(counts))),
             ("Evidence", esc(_evidence_text(entry["targets"]))),
-            ("Witnesses", esc(_witness_summary(states))),
+            ("Witnesses", esc(_witness_summary(states) + _nonvacuity_summary(entry["targets"]))),
             ("Pin", esc(_pin_text(entry["pin"]))),
         ]
         cards.append(
