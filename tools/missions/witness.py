@@ -613,11 +613,6 @@ def load_claims(module: str) -> dict[str, Claim]:
     return {claim.target: claim for claim in claims}
 
 
-def run_claims(claims: Iterable[Claim], context: Context) -> Iterator[Result]:
-    for claim in claims:
-        yield run_claim(claim, context, measure=False)
-
-
 RESULTS_FILE = "witness-results.json"
 
 
