@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -377,6 +378,21 @@ def settle(root: Path, *, commit: bool = False) -> None:
     if commit:
         git(root, "add", "-A")
         git(root, "commit", "-q", "-m", "pin and sync")
+
+
+def link_witnesses(
+    root: Path, mission: str = "demo", module: str = "missions.witnesses.demo"
+) -> None:
+    """Link every target of ``mission`` to a witness module and stamp the witnesses at the
+    current statement pin (what ``missions witness --stamp`` records after a review)."""
+    yaml = root / "missions" / f"{mission}.yaml"
+    text = yaml.read_text(encoding="utf-8").replace(
+        "    depends_on:", f"    witness: {module}\n    depends_on:"
+    )
+    pin = re.search(r"^  statement_pin: (\S+)$", text, re.MULTILINE)
+    if pin is not None:
+        text = text.replace(pin.group(0), f"{pin.group(0)}\n  witness_stamp: {pin.group(1)}")
+    yaml.write_text(text, encoding="utf-8")
 
 
 def gate_json(root: Path) -> tuple[int, list[dict[str, Any]]]:

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from conftest import link_witnesses
 from missions import fastpath
 from missions.cli import app
 from missions.render import evidence_line, summary_line
@@ -84,6 +85,7 @@ def change_input(root: Path, change: str) -> None:
 def test_any_input_change_changes_the_fingerprint_and_falls_back(
     repo: Path, capsys: pytest.CaptureFixture[str], change: str
 ) -> None:
+    link_witnesses(repo)
     if change == "changed witness results":
         save_results(str(repo), {"demo/goal": {"ok": True}})
     before = fastpath.fingerprint(repo, [])
@@ -100,6 +102,7 @@ def test_any_input_change_changes_the_fingerprint_and_falls_back(
 def test_the_stored_answer_shows_the_latest_witness_results(
     repo: Path, capsys: pytest.CaptureFixture[str], change: str
 ) -> None:
+    link_witnesses(repo)
     if change == "changed witness results":
         save_results(str(repo), {"demo/goal": {"ok": True}})
     full_status(repo, "--json")

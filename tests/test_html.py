@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from conftest import REPO, copy_repo_workspace, git, init_repo, settle
+from conftest import REPO, copy_repo_workspace, git, init_repo, link_witnesses, settle
 from missions.catalog import load_catalog
 from missions.cli import app
 from missions.gate import run_gate
@@ -365,14 +365,8 @@ def test_witness_results_show_on_cards_and_targets(
     demo_workspace: Callable[..., Path], tmp_path: Path
 ) -> None:
     root = demo_workspace(settled=False)
-    yaml = root / "missions/demo.yaml"
-    yaml.write_text(
-        yaml.read_text(encoding="utf-8").replace(
-            "    depends_on:", "    witness: missions.witnesses.demo\n    depends_on:"
-        ),
-        encoding="utf-8",
-    )
     settle(root)
+    link_witnesses(root)
     analysis = _analysis(root)
     site = tmp_path / "site"
     site.mkdir()

@@ -16,7 +16,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+)
 from ruamel.yaml.comments import CommentedMap
 
 from missions.cache import default_cache_dir, read_store, write_store
@@ -107,6 +114,9 @@ class LeanInfo(_Model):
     statements: str | None = None
     statement_pin: str | None = None
     pinned_at: str | None = None
+    #: The statement pin the mission's witnesses were last reviewed against
+    #: (``missions witness --stamp ID``); when the pin moves, the witnesses are stale.
+    witness_stamp: str | None = None
 
     @field_validator("module", "statements")
     @classmethod
@@ -115,11 +125,11 @@ class LeanInfo(_Model):
             raise ValueError(f"{value!r} is not a Lean module name")
         return value
 
-    @field_validator("statement_pin")
+    @field_validator("statement_pin", "witness_stamp")
     @classmethod
-    def _pin_shape(cls, value: str | None) -> str | None:
+    def _pin_shape(cls, value: str | None, info: ValidationInfo) -> str | None:
         if value is not None and not DIGEST_PATTERN.match(value):
-            raise ValueError("statement_pin must look like 'sha256:<64 hex digits>'")
+            raise ValueError(f"{info.field_name} must look like 'sha256:<64 hex digits>'")
         return value
 
     @property

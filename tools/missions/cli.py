@@ -48,6 +48,7 @@ from missions.kernel import (
     run_audit,
 )
 from missions.lean.lake import Diagnostic, Job, group_diagnostics, lake_executable, stream_build
+from missions.lean.premises import workspace_hypotheses
 from missions.lean.workspace import load_workspace
 from missions.lint import Finding as LintFinding
 from missions.lint import LintResult, lint_missions
@@ -63,16 +64,20 @@ from missions.render import plural, print_status, show_lines, status_text
 from missions.report import gate_json, report_json, report_markdown, status_json
 from missions.roots import check_root, find_root
 from missions.scaffold import plan, write
+from missions.stamps import check_stampable, stamp_witnesses
 from missions.status import Analysis, Violation, analyze
 from missions.sync import kernel_stands, plan_regressions, resolve_targets, sync_mission
 from missions.toolchain import mathlib_revision, run_doctor
 from missions.witness import (
     Claim,
-    evaluate,
     load_claims,
     load_results,
     result_json,
+    run_claim,
     save_results,
+    saved_summary,
+    stale_reason,
+    witness_passed,
 )
 from missions.witness import Context as WitnessContext
 from missions.witness import Result as WitnessResult
@@ -383,7 +388,7 @@ def show(
     with _input_errors():
         analysis = _analysis(root, [mission_id])
         gate = run_gate(analysis)
-        data = report_json(analysis, gate)["missions"][0]
+        data = report_json(analysis, gate, load_results(str(analysis.root)))["missions"][0]
     if as_json:
         _print_json(data)
         return
@@ -727,7 +732,8 @@ def report(
         return
     with _input_errors():
         if fmt == "json":
-            text = json.dumps(report_json(analysis, gate), indent=2, ensure_ascii=False) + "\n"
+            data = report_json(analysis, gate, load_results(str(analysis.root)))
+            text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
         else:
             text = report_markdown(analysis, gate)
     _write_output(text, output)
@@ -878,91 +884,180 @@ def witness(
         ),
     ] = "quick",
     as_json: JsonOption = False,
+    no_sensitivity: Annotated[
+        bool,
+        typer.Option(
+            "--no-sensitivity", help="Skip measuring how small a change of each constant is caught."
+        ),
+    ] = False,
+    stamp: Annotated[
+        str | None,
+        typer.Option(
+            "--stamp",
+            metavar="ID",
+            help="After reviewing mission ID's witnesses against its statements: run them and, "
+            "if they pass, record its statement pin as the one they were checked against.",
+        ),
+    ] = None,
 ) -> None:
-    """Run the numerical witnesses of every target's claim; exit 1 if a claim fails."""
+    """Run the numerical witnesses of every target's claim; exit 1 if a claim fails or a
+    non-vacuity instance violates a hypothesis."""
     if budget not in BUDGETS:
         _usage("--budget", f"unknown budget {budget!r}; choose one of {', '.join(BUDGETS)}")
+    if stamp is not None and ids and ids != [stamp]:
+        _usage("--stamp", "--stamp ID runs that mission only; drop the other ids")
     with _input_errors():
         resolved = _root(root)
-        chosen = load_catalog(resolved).select(ids or [])
-        plan: list[tuple[str, Claim]] = []
-        problems: list[Problem] = []
-        for mission_file in chosen:
-            for target in mission_file.mission.targets:
-                if target.witness is None:
-                    continue
-                try:
-                    claims = load_claims(target.witness)
-                except InputError as exc:
-                    problems.extend(
-                        Problem(
-                            str(mission_file.path),
-                            mission_file.target_line(target.id, "witness"),
-                            p.message,
-                        )
-                        for p in exc.problems
-                    )
-                    continue
-                if target.id not in claims:
-                    problems.append(
-                        Problem(
-                            str(mission_file.path),
-                            mission_file.target_line(target.id, "witness"),
-                            f"{target.witness} has no claim for target {target.id!r}",
-                        )
-                    )
-                    continue
-                plan.append((mission_file.mission.id, claims[target.id]))
-        if problems:
-            raise InputError(problems)
+        catalog = load_catalog(resolved)
+        chosen = catalog.select([stamp] if stamp is not None else ids or [])
+        plan = witness_plan(chosen)
+        if stamp is not None:
+            check_stampable(resolved, chosen[0])
+    hypotheses = lean_hypotheses(resolved, plan)
     context = WitnessContext(budget=budget)  # type: ignore[arg-type]
     results: list[tuple[str, WitnessResult]] = []
     with _progress() as progress:
         task = progress.add_task("witnesses", total=len(plan))
-        for mission_id, claim in plan:
+        for mission_id, claim, statement in plan:
             progress.update(task, description=f"{mission_id}/{claim.target}")
             results.append(
-                (mission_id, evaluate(claim.checks, context, claim.target, claim.statement))
+                (
+                    mission_id,
+                    run_claim(
+                        claim,
+                        context,
+                        hypotheses.get(statement) if statement else None,
+                        measure=not no_sensitivity,
+                    ),
+                )
             )
             progress.advance(task)
-    save_results(
-        str(resolved),
-        {f"{m}/{r.target}": {"ok": r.ok, "checks": r.checks, "budget": budget} for m, r in results},
-    )
-    failed = [(m, r) for m, r in results if not r.ok]
+    save_results(str(resolved), {f"{m}/{r.target}": saved_summary(r, budget) for m, r in results})
+    stale = {m.mission.id: stale_reason(m.mission) for m in chosen}
+    failed = [(m, r) for m, r in results if not witness_passed(r)]
     if as_json:
         _print_json(
             {
                 "ok": not failed,
                 "budget": budget,
-                "results": [{"mission": m, **result_json(r)} for m, r in results],
+                "results": [
+                    {
+                        "mission": m,
+                        **result_json(r),
+                        "stale": stale[m] is not None,
+                        "stale_reason": stale[m],
+                    }
+                    for m, r in results
+                ],
             }
         )
     else:
-        table = Table(title=f"Witnesses ({budget} budget)", title_justify="left")
-        for column in ("mission", "target", "result", "checks", "seconds"):
-            table.add_column(column)
-        for mission_id, result in results:
-            table.add_row(
-                mission_id,
-                result.target,
-                Text("pass", "green") if result.ok else Text("FAIL", "red"),
-                str(result.checks),
-                f"{result.seconds:.2f}",
-            )
-        out.print(table, soft_wrap=False)
+        out.print(witness_table(results, stale, budget))
         for mission_id, result in failed:
-            for failure in result.failures[:5]:
+            for line in witness_failure_lines(mission_id, result):
+                out.print(Text(line, style="red"))
+        for mission_id, reason in stale.items():
+            if reason is not None:
                 out.print(
                     Text(
-                        f"{mission_id}/{result.target}: {failure.label}: "
-                        f"{failure.lhs:.6g} {failure.relation} {failure.rhs:.6g} fails by "
-                        f"{failure.excess:.3g}",
-                        style="red",
+                        f"{mission_id}: witnesses stale: {reason}; review them against the "
+                        f"statements, then run `missions witness --stamp {mission_id}`",
+                        style="yellow",
                     )
                 )
     if failed:
         raise typer.Exit(1)
+    if stamp is not None:
+        with _input_errors():
+            digest = stamp_witnesses(chosen[0])
+        out.print(f"stamped {stamp}: witnesses reviewed against {digest}")
+
+
+def witness_plan(chosen: list[Any]) -> list[tuple[str, Claim, str | None]]:
+    """(mission id, claim, statement name) for every linked target; bad links are input
+    errors pointing at the YAML line."""
+    plan: list[tuple[str, Claim, str | None]] = []
+    problems: list[Problem] = []
+    for mission_file in chosen:
+        for target in mission_file.mission.targets:
+            if target.witness is None:
+                continue
+            try:
+                claims = load_claims(target.witness)
+            except InputError as exc:
+                problems.extend(
+                    Problem(
+                        str(mission_file.path),
+                        mission_file.target_line(target.id, "witness"),
+                        p.message,
+                    )
+                    for p in exc.problems
+                )
+                continue
+            if target.id not in claims:
+                problems.append(
+                    Problem(
+                        str(mission_file.path),
+                        mission_file.target_line(target.id, "witness"),
+                        f"{target.witness} has no claim for target {target.id!r}",
+                    )
+                )
+                continue
+            plan.append((mission_file.mission.id, claims[target.id], target.statement))
+    if problems:
+        raise InputError(problems)
+    return plan
+
+
+def lean_hypotheses(
+    root: Path, plan: list[tuple[str, Claim, str | None]]
+) -> dict[str, list[str] | None]:
+    """The hypotheses of each planned statement, read from the Lean sources (missing when the
+    workspace cannot be scanned: non-vacuity then stays unknown rather than unchecked)."""
+    try:
+        workspace = load_workspace(root)
+    except InputError:
+        return {}
+    return {s: workspace_hypotheses(workspace, s) for _, _, s in plan if s is not None}
+
+
+def witness_table(
+    results: list[tuple[str, WitnessResult]], stale: dict[str, str | None], budget: str
+) -> Table:
+    table = Table(title=f"Witnesses ({budget} budget)", title_justify="left")
+    for column in ("mission", "target", "result", "non-vacuous", "checks", "seconds"):
+        table.add_column(column, overflow="fold")
+    for mission_id, result in results:
+        nonvacuous = result.nonvacuity.nonvacuous if result.nonvacuity else "unknown"
+        table.add_row(
+            mission_id,
+            result.target,
+            Text("stale", "yellow")
+            if result.ok and stale.get(mission_id)
+            else Text("pass", "green")
+            if result.ok
+            else Text("ERROR" if result.error else "FAIL", "red"),
+            Text(("yes" if nonvacuous else "NO") if isinstance(nonvacuous, bool) else "?"),
+            str(result.checks),
+            f"{result.seconds:.2f}",
+        )
+    return table
+
+
+def witness_failure_lines(mission_id: str, result: WitnessResult) -> list[str]:
+    lines = [
+        f"{mission_id}/{result.target}: {f.label}: {f.lhs:.6g} {f.relation} {f.rhs:.6g} fails "
+        f"by {f.excess:.3g}"
+        for f in result.failures[:5]
+    ]
+    if result.error:
+        lines.append(f"{mission_id}/{result.target}: error: {result.error}")
+    nv = result.nonvacuity
+    if nv is not None and (nv.nonvacuous is False or nv.error):
+        lines.append(f"{mission_id}/{result.target}: not shown non-vacuous: {nv.reason}")
+        if nv.error:
+            lines.append(f"{mission_id}/{result.target}: {nv.error}")
+    return lines
 
 
 @command("Scaffold a mission: YAML, Defs/Statements/Proofs, root import.")

@@ -27,6 +27,8 @@ Rules and their ids (stable; used in JSON output):
 ``lint``                 an unaccepted finding of ``missions lint`` in a statement closure (a
                          trap such as an unguarded integral, ℕ subtraction or ``∃ x, P → Q``;
                          accept one with ``-- lint: allow RULE because REASON``)
+``witness-stale``        the statement pin moved since the mission's witnesses were reviewed
+                         and stamped (``missions witness --stamp ID``)
 
 YAML problems (``schema``, ``duplicate-id``, ``dangling-ref``, ``dependency-cycle``) are
 input errors: they are reported before the gate runs, with exit code 2.
@@ -52,6 +54,7 @@ from missions.ratchet import (
 )
 from missions.status import Analysis, MissionStatus, TargetStatus, Violation
 from missions.toolchain import pin_checks
+from missions.witness import stale_reason
 
 #: Every rule the gate can report, in report order (stable ids).
 RULES = (
@@ -70,6 +73,7 @@ RULES = (
     "status-regression",
     "placeholder",
     "lint",
+    "witness-stale",
 )
 
 #: Findings that are forbidden anywhere in the workspace.
@@ -396,6 +400,25 @@ def _lint_violations(analysis: Analysis, result: GateResult) -> list[Violation]:
     ]
 
 
+def _witness_stale(analysis: Analysis, mission: MissionStatus) -> list[Violation]:
+    """Witnesses transcribe the statements; once the pin moves they must be reviewed again."""
+    reason = stale_reason(mission.file.mission)
+    if reason is None:
+        return []
+    mission_file = mission.file
+    key = "witness_stamp" if mission_file.mission.lean.witness_stamp else "statement_pin"
+    return [
+        Violation(
+            "witness-stale",
+            f"{reason}; review the witnesses against the statements and run "
+            f"`missions witness --stamp {mission.id}`",
+            str(mission_file.path.relative_to(analysis.root)),
+            mission_file.line("lean", key),
+            mission.id,
+        )
+    ]
+
+
 def run_gate(analysis: Analysis, extra: Iterable[Violation] = ()) -> GateResult:
     """Every rule over the analysis, plus ``extra`` findings (e.g. from the kernel audit)."""
     result = GateResult()
@@ -416,6 +439,7 @@ def run_gate(analysis: Analysis, extra: Iterable[Violation] = ()) -> GateResult:
         lowered = {b.status.target.id for b in books if b.lowered_now and b.owed}
         add(_drift(analysis, mission, lowered))
         add(_placeholder_violations(analysis, mission))
+        add(_witness_stale(analysis, mission))
     add(_lint_violations(analysis, result))
     unique = list(dict.fromkeys(result.violations))
     result.violations = sorted(

@@ -49,6 +49,7 @@ PALETTE: dict[str, tuple[str, str]] = {
     "origin": ("#3b2f7a", "#ebe7fb"),
     "pass": ("#14532d", "#d8f3dc"),
     "fail": ("#8a1c17", "#fde2e1"),
+    "stale": ("#6b4400", "#fdefc3"),
     "lean-keyword": ("#8a2c8f", "#f6f8fa"),
     "lean-decl": ("#0550ae", "#f6f8fa"),
     "lean-comment": ("#57606a", "#f6f8fa"),
@@ -121,7 +122,7 @@ def stylesheet() -> str:
         f".chip.{name}, .node.{name} text {{ color: {_fg(name)}; fill: {_fg(name)}; }}\n"
         f".chip.{name} {{ background: {_bg(name)}; border-color: {_fg(name)}; }}\n"
         f".node.{name} rect {{ fill: {_bg(name)}; stroke: {_fg(name)}; }}"
-        for name in (*STATUSES, "neutral", "origin", "pass", "fail")
+        for name in (*STATUSES, "neutral", "origin", "pass", "fail", "stale")
     )
     bars = "\n".join(f".bar .{name} {{ background: {c}; }}" for name, c in BAR_COLOURS.items())
     lean = "\n".join(
@@ -663,9 +664,14 @@ def _evidence_text(targets: Iterable[dict[str, Any]]) -> str:
 
 
 def _witness_state(target: dict[str, Any], module: str | None) -> str | None:
-    """``pass``/``fail`` from the last run, ``not run`` for a linked witness, else None."""
+    """``pass``/``fail`` from the last run, ``stale`` when the statement pin moved since the
+    witnesses were stamped, ``not run`` for a linked witness never run, else None."""
     result = target.get("witness")
     if isinstance(result, dict):
+        if result.get("stale"):
+            return "stale"
+        if result.get("ok") is None:
+            return "not run"
         return "pass" if result.get("ok") else "fail"
     return "not run" if module else None
 
@@ -674,7 +680,7 @@ def _witness_summary(states: Sequence[str | None]) -> str:
     present = [s for s in states if s is not None]
     if not present:
         return "none"
-    order = ("fail", "pass", "not run")
+    order = ("fail", "stale", "pass", "not run")
     return ", ".join(f"{present.count(s)} {s}" for s in order if present.count(s))
 
 
@@ -712,6 +718,55 @@ def _lint_section(findings: list[dict[str, Any]]) -> str:
         "<th scope='col'>Finding</th><th scope='col'>Accepted because</th></tr></thead>"
         f"<tbody>{''.join(rows)}</tbody></table>"
     )
+
+
+def _nonvacuity_summary(targets: Sequence[dict[str, Any]]) -> str:
+    """How many linked targets are shown non-vacuous, not, or unknown (empty if none)."""
+    values = [_nonvacuous_text(t["witness"]) for t in targets if isinstance(t.get("witness"), dict)]
+    if not values:
+        return ""
+    parts = [
+        f"{values.count(v)} {label}"
+        for v, label in (
+            ("yes", "non-vacuous"),
+            ("no", "non-vacuity failing"),
+            ("unknown", "non-vacuity unknown"),
+        )
+        if values.count(v)
+    ]
+    return "; " + ", ".join(parts)
+
+
+def _nonvacuous_text(result: dict[str, Any]) -> str:
+    value = result.get("nonvacuous", "unknown")
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return "unknown"
+
+
+def _ladder_text(value: float | None, down: bool) -> str:
+    if value is None:
+        return "–"
+    if value >= 1 or (down and value >= 0.9):
+        return f"{'÷' if down else '×'}{(1 / (1 - value)) if down else (1 + value):g}"
+    return f"{'−' if down else '+'}{value * 100:g}%"
+
+
+def _witness_details(result: dict[str, Any]) -> str:
+    """Non-vacuity (with the instance) and the smallest detected change of each constant."""
+    parts = [f"non-vacuous: {esc(_nonvacuous_text(result))}"]
+    if result.get("instance"):
+        parts[0] += f" (instance: {esc(result['instance'])})"
+    sensitivity = result.get("sensitivity") or {}
+    if sensitivity:
+        items = [
+            f"{esc(name)} {_ladder_text(down, True)} / {_ladder_text(up, False)}"
+            for name, (down, up) in sensitivity.items()
+        ]
+        parts.append("smallest change caught (down / up): " + "; ".join(items))
+    if result.get("stale"):
+        parts.append("stale: review against the statements, then stamp")
+    return "<br>".join(parts)
 
 
 def _pin_text(pin: dict[str, Any]) -> str:
@@ -776,6 +831,15 @@ def _target_section(
                 "lint findings in what this statement reaches (missions lint)",
             )
         )
+        if isinstance(target.get("witness"), dict):
+            nonvacuous = _nonvacuous_text(target["witness"])
+            chips.append(
+                _chip(
+                    f"non-vacuous: {nonvacuous}",
+                    {"yes": "pass", "no": "fail"}.get(nonvacuous, "neutral"),
+                    "one instance satisfies every hypothesis of the Lean statement",
+                )
+            )
     rows: list[tuple[str, str]] = []
     if target["statement"]:
         rows.append(("Statement", f"<code>{esc(target['statement'])}</code>"))
@@ -802,7 +866,9 @@ def _target_section(
     if prov.get("where"):
         rows.append(("Provenance", esc(prov["where"])))
     if info.witness:
-        rows.append(("Witness", f"<code>{esc(info.witness)}</code> ({esc(witness)})"))
+        details = target.get("witness")
+        extra = f"<br>{_witness_details(details)}" if isinstance(details, dict) else ""
+        rows.append(("Witness", f"<code>{esc(info.witness)}</code> ({esc(witness)}){extra}"))
     details = "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in rows)
     parts = [
         f'<article class="target" id="target-{esc(tid)}">',
@@ -956,7 +1022,10 @@ def mission_page(
         ("Lean module", f"<code>{esc(entry['module'])}</code>"),
         ("Statement pin", esc(_pin_text(entry["pin"]))),
         ("Evidence", esc(_evidence_text(entry["targets"]))),
-        ("Witnesses", esc(_witness_summary(witness_states))),
+        (
+            "Witnesses",
+            esc(_witness_summary(witness_states) + _nonvacuity_summary(entry["targets"])),
+        ),
         ("Lint", esc(_lint_text(entry.get("lint")))),
     ]
     toc = "".join(
@@ -1051,7 +1120,7 @@ def index_page(data: dict[str, Any], analysis: Analysis, footer: str) -> str:
         rows = [
             ("Targets", esc(_count_text(counts))),
             ("Evidence", esc(_evidence_text(entry["targets"]))),
-            ("Witnesses", esc(_witness_summary(states))),
+            ("Witnesses", esc(_witness_summary(states) + _nonvacuity_summary(entry["targets"]))),
             ("Lint", esc(_lint_text(entry.get("lint")))),
             ("Pin", esc(_pin_text(entry["pin"]))),
         ]
@@ -1115,12 +1184,7 @@ def write_dashboard(
         from missions.witness import load_results
 
         witnesses = load_results(str(analysis.root))
-    data = report_json(analysis, gate)
-    for entry in data["missions"]:
-        for target in entry["targets"]:
-            result = witnesses.get(f"{entry['id']}/{target['id']}")
-            if target.get("witness") is None and isinstance(result, dict):
-                target["witness"] = result
+    data = report_json(analysis, gate, witnesses)
     out_dir.mkdir(parents=True, exist_ok=True)
     footer = _footer(data)
     written: list[Path] = []

@@ -26,8 +26,11 @@ MISSION_STYLE = {"complete": "green", "open": "yellow", "incomplete": "red", "dr
 #: Width of the status and evidence columns ("external", "source"/"kernel").
 STATUS_WIDTH = 8
 EVIDENCE_WIDTH = 6
+#: The widest witness cell (state, then non-vacuity) and lint cell.
+WITNESS_WIDTH = len("witness stale nv?")
+LINT_WIDTH = len(" lint 99")
 #: The id column never grows beyond what leaves this much room for the other columns.
-OTHER_COLUMNS = 2 + 1 + STATUS_WIDTH + 1 + EVIDENCE_WIDTH + 1 + len("witness FAIL")
+OTHER_COLUMNS = 2 + 1 + STATUS_WIDTH + 1 + EVIDENCE_WIDTH + 1 + WITNESS_WIDTH + LINT_WIDTH
 INDENT = "  "
 
 
@@ -119,15 +122,33 @@ def _target_line(target: dict[str, Any], id_width: int) -> Text:
     if evidence or witness:
         line.append(" " + evidence.ljust(EVIDENCE_WIDTH))
     if isinstance(witness, dict):
-        ok = bool(witness.get("ok"))
         line.append(" witness ")
-        line.append("pass" if ok else "FAIL", style="green" if ok else "bold red")
+        line.append_text(_witness_cell(witness))
     lint = target.get("lint")
     if isinstance(lint, dict) and lint.get("unaccepted"):
         line.append(" lint ")
         line.append(str(lint["unaccepted"]), style="bold red")
     line.rstrip()
     return line
+
+
+def _witness_cell(witness: dict[str, Any]) -> Text:
+    """``pass``/``FAIL``/``stale``/``-`` (never run), then non-vacuity when it is not shown:
+    ``nv?`` (no instance shown to satisfy every hypothesis), ``VACUOUS`` (the instance
+    violates one). ``missions show`` spells both out."""
+    ok = witness.get("ok")
+    if witness.get("stale"):
+        cell = Text("stale", style="yellow")
+    elif ok is None:
+        cell = Text("-", style="dim")
+    else:
+        cell = Text("pass", style="green") if ok else Text("FAIL", style="bold red")
+    nonvacuous = witness.get("nonvacuous", "unknown")
+    if nonvacuous is False:
+        cell.append(" VACUOUS", style="bold red")
+    elif nonvacuous is not True:
+        cell.append(" nv?", style="dim")
+    return cell
 
 
 def _reason_lines(mission: dict[str, Any], why: bool, width: int | None) -> list[Text]:
@@ -313,6 +334,11 @@ def show_lines(data: dict[str, Any], *, width: int | None = None) -> list[Text]:
                 width,
                 "dim",
             )
+        witness = target.get("witness")
+        if isinstance(witness, dict):
+            from missions.witness import describe_entry  # only `show` needs it
+
+            lines += _item("", describe_entry(witness), 2, width, "dim")
         if target.get("lean"):
             lines.append(Text())
             lines += [Text("    " + line, style="cyan") for line in target["lean"].splitlines()]

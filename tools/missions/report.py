@@ -17,6 +17,7 @@ from missions.lint import LintResult
 from missions.placeholders import Placeholder, mission_placeholders
 from missions.render import plural
 from missions.status import Analysis, MissionStatus, TargetStatus, Violation
+from missions.witness import witness_entry
 
 STATUS_MARK = {"proved": "✅", "stated": "📝", "missing": "❌", "external": "🔗"}
 
@@ -92,7 +93,11 @@ def mission_json(
             "pinned_at": info.lean.pinned_at,
         },
         "targets": [
-            target_json(t, witnesses.get(f"{info.id}/{t.target.id}"), _target_lint(lint, t))
+            target_json(
+                t,
+                witness_entry(info, t.target, witnesses.get(f"{info.id}/{t.target.id}")),
+                _target_lint(lint, t),
+            )
             for t in mission.targets
         ],
     }
@@ -107,7 +112,8 @@ def status_json(
     witnesses: dict[str, dict[str, Any]] | None = None,
     lint: LintResult | None = None,
 ) -> dict[str, Any]:
-    """The ``status --json`` contract; ``witnesses`` are the last witness results per target,
+    """The ``status --json`` contract; ``witnesses`` are the last witness results per target
+    (each linked target's ``witness`` object adds ``stale`` and ``nonvacuous`` to them),
     ``lint`` adds lint counts (``unaccepted``, ``accepted``, ``warnings``) per mission and
     target and in total.
 
@@ -158,8 +164,12 @@ def gate_json(gate: GateResult) -> dict[str, Any]:
     return {"ok": gate.ok, "violations": [violation_json(v) for v in gate.violations]}
 
 
-def report_json(analysis: Analysis, gate: GateResult) -> dict[str, Any]:
-    data = status_json(analysis, lint=gate.lint)
+def report_json(
+    analysis: Analysis,
+    gate: GateResult,
+    witnesses: dict[str, dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    data = status_json(analysis, witnesses=witnesses, lint=gate.lint)
     data["generated"] = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
     data["commit"] = gitinfo.head_commit(analysis.root)
     for entry, mission in zip(data["missions"], analysis.missions, strict=True):

@@ -17,18 +17,26 @@ and reused; every (enc, dec, x, K) still gets its own check. The full budget add
 The bound is also checked to be attained: for every (M, C, K) with |M| ≥ 2 the maximum over all
 (enc, dec, x) equals 1/K exactly (with |M| = 1 every decode is correct and the maximum is 0).
 
-Wrong variants: the bound 1/(K + 1) (fails at every instance with dec (enc x) ≠ x) and the
-strict bound < 1/K (fails at the attaining instances).
+Wrong variants (overrides of the check source's parameters): the bound 1/(K + 1) (fails at
+every instance with dec (enc x) ≠ x) and the strict bound < 1/K (fails at the attaining
+instances).
+
+Non-vacuity: the lossy code M = Fin 2, C = Fin 1 (enc = (0, 0), dec = (0,)), x = 1 and K = 2,
+on which the event has probability exactly 1/K; ``[Fintype M]`` and ``[DecidableEq M]`` hold by
+construction. Constant: the numerator 1 of 1/K. Because the maximum over (enc, dec, x) is
+checked to equal 1/K, a 1% change of it is caught in both directions (a smaller bound fails at
+the attaining instances, a larger one fails the sharpness check).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from itertools import product
 
-from missions.witness import Check, Claim, Context, Relation
+from missions.witness import Check, Claim, Constant, Context, NonVacuity, Relation, Structural, hyp
 
 F = Fraction
 
@@ -54,18 +62,41 @@ def ks(ctx: Context) -> list[int]:
     return [1, 2, 3, 4] if ctx.budget == "quick" else [1, 2, 3, 4, 5]
 
 
-Bound = Callable[[int], Fraction]
+@dataclass
+class Code:
+    """One instance of the statement: M = Fin m, C = Fin c, K, enc, dec and x."""
+
+    m: int
+    c: int
+    K: int
+    enc: tuple[int, ...]
+    dec: tuple[int, ...]
+    x: int
+
+    def __str__(self) -> str:
+        return (
+            f"M = Fin {self.m}, C = Fin {self.c}, K = {self.K}, enc = {self.enc}, "
+            f"dec = {self.dec}, x = {self.x}"
+        )
+
+
+def lossy_code(ctx: Context) -> Code:
+    return Code(m=2, c=1, K=2, enc=(0, 0), dec=(0,), x=1)
 
 
 def checks(
     ctx: Context,
-    bound: Bound = lambda k: F(1, k),
+    one: Fraction = Fraction(1),
     relation: Relation = "<=",
+    denominator_shift: int = 0,
     attained: bool = True,
 ) -> Iterator[Check]:
+    code = ctx.instance(lossy_code)
+    p = uniform_prob(code.m, code.K, code.x, code.dec[code.enc[code.x]])
+    yield Check(f"{code}", p, relation, one / (code.K + denominator_shift))
     for m, c in shapes(ctx):
         for k in ks(ctx):
-            yield Check(f"hyp 1 <= K={k}", k, ">=", 1)
+            bound = one / (k + denominator_shift)
             best = F(0)
             for enc in product(range(c), repeat=m):
                 for dec in product(range(m), repeat=c):
@@ -73,10 +104,18 @@ def checks(
                         p = uniform_prob(m, k, x, dec[enc[x]])
                         best = max(best, p)
                         label = f"|M|={m} |C|={c} K={k} enc={enc} dec={dec} x={x}"
-                        yield Check(label, p, relation, bound(k))
+                        yield Check(label, p, relation, bound)
             if attained:
-                want = F(1, k) if m >= 2 else F(0)
-                yield Check(f"|M|={m} |C|={c} K={k}: max over enc, dec, x", best, "==", want)
+                want = one / k if m >= 2 else F(0)
+                yield Check(
+                    f"|M|={m} |C|={c} K={k}: max over enc, dec, x (sharpness)", best, "==", want
+                )
+
+
+def evidence(ctx: Context, code: Code) -> Iterator[Check | Structural]:
+    yield Structural("[Fintype M]", f"M = Fin {code.m}")
+    yield Structural("[DecidableEq M]", f"M = Fin {code.m}")
+    yield hyp("1 ≤ K", 1, "<=", code.K, detail=f"K = {code.K}")
 
 
 CLAIMS = [
@@ -87,8 +126,15 @@ CLAIMS = [
         "h : M -> Fin K enumerated; and the maximum is exactly 1/K when |M| >= 2",
         checks,
         {
-            "bound 1/(K+1)": lambda ctx: checks(ctx, bound=lambda k: F(1, k + 1), attained=False),
-            "strict bound < 1/K": lambda ctx: checks(ctx, relation="<", attained=False),
+            "bound 1/(K+1)": {"denominator_shift": 1, "attained": False},
+            "strict bound < 1/K": {"relation": "<", "attained": False},
         },
+        NonVacuity(
+            hypotheses=("[Fintype M]", "[DecidableEq M]", "1 ≤ K"),
+            build=lossy_code,
+            evidence=evidence,
+            violations={"1 ≤ K": {"K": 0}},
+        ),
+        (Constant("one", Fraction(1), "1 in the bound 1/K"),),
     ),
 ]

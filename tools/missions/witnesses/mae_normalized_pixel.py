@@ -3,15 +3,26 @@
 Everything is finite and rational (the standard deviations are 1/4, exact square roots), so
 every check is exact ``Fraction`` arithmetic; the classifier claim enumerates every
 deterministic classifier of the representation.
+
+Non-vacuity. ``NormalizedTargetsAgree`` has no hypothesis. The other statements quantify over
+``V ∈ visibleSets``; the instance is the model with ``V = {0}``, and ``visibleSets`` is
+recomputed from its Lean definition (``Finset.powersetCard 1 Finset.univ`` over ``Fin 2``), the
+same list the claims iterate over, so an empty ``visibleSets`` would be reported.
+
+Constants. The targets ``(-1, 1)`` of ``T_norm`` and the decoder's prediction ``(-1, 1)``
+(``Defs.lean``) are exposed; every check is an exact equality, so a 1% change of either is
+caught. ``NoSeparatingClassifier`` states no number (its strength is the leaking-encoder
+variant).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
-from itertools import product
+from itertools import combinations, product
 
-from missions.witness import Check, Claim
+from missions.witness import Check, Claim, Constant, Context, NonVacuity, hyp
 
 F = Fraction
 Patch = tuple[Fraction, Fraction]
@@ -20,9 +31,9 @@ P0: Patch = (F(0), F(1, 2))
 P1: Patch = (F(1, 2), F(1))
 IMAGES = ((P0, P0), (P1, P1))  # X0 (label 0), X1 (label 1), weight 1/2 each
 LABELS = (0, 1)
-MASKS = ((0,), (1,))  # visible sets: the size-1 subsets of the two positions, weight 1/2 each
 DECODER_OUTPUT: Patch = (F(-1), F(1))
 Z_STAR = F(0)
+MINUS_ONE, ONE = F(-1), F(1)
 
 
 def exact_sqrt(x: Fraction) -> Fraction:
@@ -72,12 +83,6 @@ def example_loss(
     return sum(errors, F(0)) / len(masked)
 
 
-def expected_loss(decoder: Patch = DECODER_OUTPUT) -> Fraction:
-    return sum(
-        (F(1, 2) * F(1, 2) * example_loss(x, v, decoder) for x in IMAGES for v in MASKS), F(0)
-    )
-
-
 def separating_classifiers(visible: tuple[int, ...], leak: bool = False) -> int:
     """How many classifiers of (V, representation) label both images correctly."""
     reps = sorted({representation(visible, x, leak) for x in IMAGES})
@@ -92,62 +97,132 @@ def separating_classifiers(visible: tuple[int, ...], leak: bool = False) -> int:
     return count
 
 
-def targets_agree(normalize: bool = True) -> Iterator[Check]:
+@dataclass
+class Model:
+    """The example's mask law with one visible set ``V`` singled out (the statements'
+    ``∀ V ∈ visibleSets``)."""
+
+    positions: int
+    k: int
+    V: tuple[int, ...]
+
+    @property
+    def visible_sets(self) -> list[tuple[int, ...]]:
+        """``Finset.powersetCard k Finset.univ`` over ``Fin positions``."""
+        return list(combinations(range(self.positions), self.k))
+
+    def __str__(self) -> str:
+        return f"the example (M = {self.positions} positions, k = {self.k}), V = {set(self.V)}"
+
+
+def model(ctx: Context) -> Model:
+    return Model(positions=2, k=1, V=(0,))
+
+
+def masks(ctx: Context) -> list[tuple[int, ...]]:
+    return ctx.instance(model).visible_sets
+
+
+def expected_loss(ctx: Context, decoder: Patch = DECODER_OUTPUT) -> Fraction:
+    sets = masks(ctx)
+    return sum(
+        (F(1, 2) * F(1, len(sets)) * example_loss(x, v, decoder) for x in IMAGES for v in sets),
+        F(0),
+    )
+
+
+def targets_agree(
+    ctx: Context, low: Fraction = MINUS_ONE, high: Fraction = ONE, normalize: bool = True
+) -> Iterator[Check]:
     for name, patch in (("p0", P0), ("p1", P1)):
         yield Check(f"std({name}) > 0", population_std(patch), ">", F(0))
         for i, (value, want) in enumerate(
-            zip(norm_target(patch, normalize), (F(-1), F(1)), strict=True)
+            zip(norm_target(patch, normalize), (low, high), strict=True)
         ):
             yield Check(f"T_norm({name})[{i}]", value, "==", want)
 
 
-def loss_zero(decoder: Patch = DECODER_OUTPUT) -> Iterator[Check]:
+def loss_zero(ctx: Context, low: Fraction = MINUS_ONE, high: Fraction = ONE) -> Iterator[Check]:
+    decoder = (low, high)
     for n, x in enumerate(IMAGES):
-        for v in MASKS:
+        for v in masks(ctx):
             yield Check(f"loss(X{n}, V={set(v)})", example_loss(x, v, decoder), "==", F(0))
-    yield Check("expected masked loss", expected_loss(decoder), "==", F(0))
+    yield Check("expected masked loss", expected_loss(ctx, decoder), "==", F(0))
 
 
-def no_separation(leak: bool = False) -> Iterator[Check]:
-    for v in MASKS:
+def no_separation(ctx: Context, leak: bool = False) -> Iterator[Check]:
+    for v in masks(ctx):
         yield Check(
             f"separating classifiers at V={set(v)}", separating_classifiers(v, leak), "==", 0
         )
 
 
-def goal(decoder: Patch = DECODER_OUTPUT, leak: bool = False) -> Iterator[Check]:
-    yield from (c for c in loss_zero(decoder) if c.label == "expected masked loss")
-    yield from no_separation(leak)
+def goal(
+    ctx: Context, low: Fraction = MINUS_ONE, high: Fraction = ONE, leak: bool = False
+) -> Iterator[Check]:
+    yield Check("expected masked loss", expected_loss(ctx, (low, high)), "==", F(0))
+    yield from no_separation(ctx, leak)
 
 
-WRONG_DECODER: Patch = (F(1), F(-1))
+VISIBLE = "V ∈ visibleSets"
+
+
+def visible_evidence(ctx: Context, m: Model) -> Iterator[Check]:
+    yield hyp(VISIBLE, int(m.V in m.visible_sets), "==", 1, detail=f"V = {set(m.V)}")
+
+
+def nonvacuity() -> NonVacuity:
+    return NonVacuity(
+        hypotheses=(VISIBLE,),
+        build=model,
+        evidence=visible_evidence,
+        violations={VISIBLE: {"V": (0, 1)}},
+    )
+
+
+TARGETS = (
+    Constant("low", F(-1), "-1 in T_norm = (-1, 1)"),
+    Constant("high", F(1), "1 in T_norm = (-1, 1)"),
+)
+DECODER = (
+    Constant("low", F(-1), "-1 in the decoder's (-1, 1)"),
+    Constant("high", F(1), "1 in the decoder's (-1, 1)"),
+)
 
 CLAIMS = [
     Claim(
         "normalized-targets-agree",
         "std(p0), std(p1) > 0 and T_norm(p0) = (-1, 1) = T_norm(p1)",
-        lambda ctx: targets_agree(),
-        {"unnormalized pixel target": lambda ctx: targets_agree(normalize=False)},
+        targets_agree,
+        {"unnormalized pixel target": {"normalize": False}},
+        NonVacuity(reason="a closed statement about the fixed patches p₀ and p₁"),
+        TARGETS,
     ),
     Claim(
         "masked-loss-zero",
         "every per-example masked loss and the expected masked loss are 0",
-        lambda ctx: loss_zero(),
-        {"decoder predicts (1, -1)": lambda ctx: loss_zero(WRONG_DECODER)},
+        loss_zero,
+        {"decoder predicts (1, -1)": {"low": F(1), "high": F(-1)}},
+        nonvacuity(),
+        DECODER,
     ),
     Claim(
         "no-separating-classifier",
         "no classifier of (V, representation) labels both images correctly",
-        lambda ctx: no_separation(),
-        {"encoder leaks a pixel": lambda ctx: no_separation(leak=True)},
+        no_separation,
+        {"encoder leaks a pixel": {"leak": True}},
+        nonvacuity(),
+        notes="no number in the statement: its strength is the leaking-encoder variant",
     ),
     Claim(
         "goal",
         "zero expected masked loss and no separating classifier",
-        lambda ctx: goal(),
+        goal,
         {
-            "decoder predicts (1, -1)": lambda ctx: goal(WRONG_DECODER),
-            "encoder leaks a pixel": lambda ctx: goal(leak=True),
+            "decoder predicts (1, -1)": {"low": F(1), "high": F(-1)},
+            "encoder leaks a pixel": {"leak": True},
         },
+        nonvacuity(),
+        DECODER,
     ),
 ]

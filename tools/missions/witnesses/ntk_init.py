@@ -33,18 +33,27 @@ activations have exact forms, tanh uses 2-D Gauss–Hermite quadrature (64² nod
   widths is below 0.05·max|Θ∞| (h = 1) and 0.15·max|Θ∞| (h = 2; the last-layer fluctuation is
   of order 1/√n_2); by Markov this bounds the probability in the statement. The finite width
   schedules stand in for the sequential limit, which cannot be evaluated.
+
+Non-vacuity: the instance is the activation (ReLU, Lipschitz constant K = 1), β = 1, d = 3,
+q = 2 (and ε = 0.05·max|Θ∞| for the goal); ``LipschitzWith K σ`` is checked as the largest
+difference quotient of σ over random pairs (K = 1/2 is rejected).
+
+Constants: the coefficients 1 of ``β²`` and of ``⟨x, y⟩/d`` in the recursion for ``Σ^(L)``
+(``covKernel``), and the 1 of the bound ``β² ≤ Σ^(L)(x, x)``.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from functools import lru_cache
 from itertools import pairwise
 from typing import Any
 
 import numpy as np
 
-from missions.witness import Check, Claim, Context
+from missions.witness import Check, Claim, Constant, Context, NonVacuity, hyp
 
 PairExp = Callable[[Any, Any, Any], tuple[Any, Any]]  # (a, b, c) -> (E σσ, E σ'σ')
 
@@ -105,16 +114,17 @@ def limit_kernels(
     beta: float,
     h: int,
     pair: PairExp = relu_pair,
-    bias_sq: bool = True,
+    bias_coef: float = 1.0,
     drop_dot: bool = False,
-    bias_sign: float = 1.0,
+    input_coef: float = 1.0,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Gram matrices of Σ^(L) and Θ∞^(L), L = h + 1, on the rows of x (shape N × d).
 
-    Wrong variants: ``bias_sq=False`` drops every β² term, ``bias_sign=-1`` subtracts it,
-    ``drop_dot=True`` uses Θ^(ℓ+1) = Θ^(ℓ) + Σ^(ℓ+1)."""
-    b2 = bias_sign * beta**2 if bias_sq else 0.0
-    sig = x @ x.T / x.shape[1] + b2
+    ``bias_coef`` and ``input_coef`` are the coefficients 1 of β² and of ⟨x, y⟩/d (wrong
+    variants: 0 drops every β² term, −1 subtracts it); ``drop_dot=True`` uses
+    Θ^(ℓ+1) = Θ^(ℓ) + Σ^(ℓ+1)."""
+    b2 = bias_coef * beta**2
+    sig = input_coef * (x @ x.T) / x.shape[1] + b2
     theta = sig.copy()
     for _ in range(h):
         diag = np.diag(sig)
@@ -144,16 +154,21 @@ def sqrt_psd(m: np.ndarray) -> np.ndarray:
 
 
 def covariance_validity(
-    ctx: Context, bias_sq: bool = True, bias_sign: float = 1.0
+    ctx: Context, bias_coef: float = 1.0, floor_coef: float = 1.0
 ) -> Iterator[Check]:
     samples = ctx.size(quick=4000, full=100_000)
     for a_index, (name, pair) in enumerate(ACTIVATIONS.items()):
         for beta in (0.5, 1.0):
+            ctx.instance(setting, name, beta)
             for h in (0, 1, 2, 3, 5):
-                sig, _ = limit_kernels(FAMILY, beta, h, pair, bias_sq=bias_sq, bias_sign=bias_sign)
+                sig, _ = limit_kernels(FAMILY, beta, h, pair, bias_coef=bias_coef)
                 lab = f"σ={name}, β={beta}, L={h + 1}"
                 yield Check(
-                    f"{lab}: min_x Σ(x, x) ≥ β²", float(np.diag(sig).min()), ">=", beta**2, 1e-12
+                    f"{lab}: min_x Σ(x, x) ≥ β²",
+                    float(np.diag(sig).min()),
+                    ">=",
+                    floor_coef * beta**2,
+                    1e-12,
                 )
                 yield Check(
                     f"{lab}: Gram ⪰ 0", float(np.linalg.eigvalsh(sig).min()), ">=", 0.0, 1e-9
@@ -218,22 +233,32 @@ def sample_outputs(
     return z
 
 
-def output_limit(ctx: Context, bias_sq: bool = True, independent: bool = True) -> Iterator[Check]:
+@lru_cache(maxsize=16)
+def sampled_outputs(seed: int, h: int, widths: tuple[int, ...], draws: int) -> np.ndarray:
+    """Network outputs (draws, N·q), index i*q + k (cached: sensitivity runs reuse them)."""
+    rng = np.random.default_rng([seed, 200 + h])
+    n = len(INPUTS)
+    chunk = max(1, 2**22 // (n * max(widths, default=1)))  # bounded memory
+    return np.concatenate(
+        [
+            sample_outputs(rng, INPUTS, widths, min(chunk, draws - start), BETA)
+            for start in range(0, draws, chunk)
+        ]
+    ).reshape(draws, n * Q)
+
+
+def output_limit(
+    ctx: Context, bias_coef: float = 1.0, input_coef: float = 1.0, independent: bool = True
+) -> Iterator[Check]:
+    ctx.instance(setting, "relu", BETA)
     draws = ctx.size(quick=4000, full=20_000)
     schedule: dict[int, tuple[int, ...]] = {0: (), 1: (512,), 2: (512, 32)}
     if ctx.budget == "full":
         schedule = {0: (), 1: (2048,), 2: (2048, 128)}
     n = len(INPUTS)
     for h, widths in schedule.items():
-        rng = ctx.rng(200 + h)
-        chunk = max(1, 2**22 // (n * max(widths, default=1)))  # bounded memory
-        f = np.concatenate(
-            [
-                sample_outputs(rng, INPUTS, widths, min(chunk, draws - start), BETA)
-                for start in range(0, draws, chunk)
-            ]
-        ).reshape(draws, n * Q)  # index i*Q + k
-        sig, _ = limit_kernels(INPUTS, BETA, h, bias_sq=bias_sq)
+        f = sampled_outputs(ctx.seed, h, widths, draws)
+        sig, _ = limit_kernels(INPUTS, BETA, h, bias_coef=bias_coef, input_coef=input_coef)
         cov = np.kron(sig, np.eye(Q) if independent else np.ones((Q, Q)))
         lab = f"h={h}, widths={widths}"
         emp = f.T @ f / draws
@@ -363,7 +388,19 @@ def backprop_vs_finite_differences(ctx: Context) -> Iterator[Check]:
     )
 
 
-def ntk_goal(ctx: Context, bias_sq: bool = True, drop_dot: bool = False) -> Iterator[Check]:
+@lru_cache(maxsize=32)
+def empirical_ntk(
+    seed: int, h: int, s_index: int, widths: tuple[int, ...], draws: int
+) -> np.ndarray:
+    """Empirical NTKs of ``draws`` networks (cached: sensitivity runs reuse them)."""
+    rng = np.random.default_rng([seed, 600 + 10 * h + s_index])
+    return network_ntk(rng, INPUTS, widths, draws, BETA)
+
+
+def ntk_goal(
+    ctx: Context, bias_coef: float = 1.0, input_coef: float = 1.0, drop_dot: bool = False
+) -> Iterator[Check]:
+    ctx.instance(setting, "relu", BETA)
     yield from backprop_vs_finite_differences(ctx)
     draws = ctx.size(quick=12, full=64)
     schedules: dict[int, list[tuple[int, ...]]] = {
@@ -376,13 +413,14 @@ def ntk_goal(ctx: Context, bias_sq: bool = True, drop_dot: bool = False) -> Iter
         schedules[1].append((65536,))
         schedules[2].append((16384, 512))
     for h, schedule in schedules.items():
-        _, theta_inf = limit_kernels(INPUTS, BETA, h, bias_sq=bias_sq, drop_dot=drop_dot)
+        _, theta_inf = limit_kernels(
+            INPUTS, BETA, h, bias_coef=bias_coef, drop_dot=drop_dot, input_coef=input_coef
+        )
         target = theta_inf[:, :, None, None] * np.eye(Q)[None, None]
         scale = float(np.abs(theta_inf).max())
         errors: list[tuple[tuple[int, ...], float, float]] = []
         for s_index, widths in enumerate(schedule):
-            rng = ctx.rng(600 + 10 * h + s_index)
-            emp = network_ntk(rng, INPUTS, widths, draws, BETA)
+            emp = empirical_ntk(ctx.seed, h, s_index, widths, draws)
             dev = np.abs(emp - target).reshape(draws, -1).max(axis=1)
             errors.append((widths, float(dev.mean()), float(dev.std()) / math.sqrt(draws)))
         if h == 0:
@@ -399,41 +437,122 @@ def ntk_goal(ctx: Context, bias_sq: bool = True, drop_dot: bool = False) -> Iter
         )
 
 
+# ---------------------------------------------------------------- hypotheses
+
+ACTIVATION_FUNCTIONS: dict[str, tuple[Callable[[Any], Any], float]] = {
+    "relu": (relu, 1.0),
+    "tanh": (np.tanh, 1.0),
+    "identity": (lambda z: np.asarray(z, float), 1.0),
+    "constant 0.7": (lambda z: np.full_like(np.asarray(z, float), 0.7), 0.0),
+}
+
+
+@dataclass
+class Setting:
+    """The statements' data: σ with its Lipschitz constant K, β, d, q and ε."""
+
+    activation: str
+    sigma: Callable[[Any], Any]
+    K: float
+    beta: float
+    d: int
+    q: int
+    eps: float
+
+    def __str__(self) -> str:
+        return (
+            f"σ = {self.activation} (K = {self.K:g}), β = {self.beta:g}, d = {self.d}, "
+            f"q = {self.q}, ε = {self.eps:g}"
+        )
+
+
+def setting(ctx: Context, activation: str, beta: float) -> Setting:
+    sigma, k = ACTIVATION_FUNCTIONS[activation]
+    _, theta_inf = limit_kernels(INPUTS, BETA, 1)
+    eps = 0.05 * float(np.abs(theta_inf).max())  # the goal's tolerance at the largest width
+    return Setting(activation, sigma, k, beta, INPUTS.shape[1], Q, eps)
+
+
+def lipschitz_quotient(s: Setting, rng: np.random.Generator) -> float:
+    x, y = rng.uniform(-10, 10, (2, 4000))
+    y[:1000] = x[:1000] + rng.uniform(-1e-3, 1e-3, 1000)  # close pairs, across the kink
+    return float(np.max(np.abs(s.sigma(x) - s.sigma(y)) / np.abs(x - y)))
+
+
+def evidence(ctx: Context, s: Setting) -> Iterator[Check]:
+    yield hyp("0 < d", 0, "<", s.d)
+    yield hyp("0 < q", 0, "<", s.q)
+    yield hyp("0 < β", 0.0, "<", s.beta)
+    quotient = lipschitz_quotient(s, np.random.default_rng([ctx.seed, 88]))
+    yield hyp(
+        "LipschitzWith K σ",
+        quotient,
+        "<=",
+        s.K,
+        1e-12,
+        "largest |σ(x) − σ(y)|/|x − y| over 4000 random pairs",
+    )
+    yield hyp("0 < ε", 0.0, "<", s.eps)
+
+
+VIOLATIONS: dict[str, dict[str, Any]] = {
+    "0 < d": {"d": 0},
+    "0 < q": {"q": 0},
+    "0 < β": {"beta": 0.0},
+    "LipschitzWith K σ": {"K": 0.5},
+    "0 < ε": {"eps": 0.0},
+}
+
+
+def nonvacuity(hypotheses: tuple[str, ...]) -> NonVacuity:
+    def chosen(ctx: Context, s: Setting) -> Iterator[Check]:
+        return (c for c in evidence(ctx, s) if c.label.split(" [")[0] in hypotheses)
+
+    return NonVacuity(
+        hypotheses, setting, ("relu", BETA), chosen, {h: VIOLATIONS[h] for h in hypotheses}
+    )
+
+
+BIAS = Constant("bias_coef", 1.0, "1 in Σ^(ℓ+1) = E[σ(U)σ(V)] + 1·β²")
+INPUT = Constant("input_coef", 1.0, "1 in Σ^(1) = 1·⟨x, y⟩/d + β²")
+
 CLAIMS = [
     Claim(
         "covariance-validity",
         "σ ∈ {ReLU, tanh, identity, constant}, β ∈ {0.5, 1}, L ≤ 6, inputs with repeats/zero: "
         "Σ(x,x) ≥ β², Gram ⪰ 0 (eig ≥ −1e−9), Cov under N(0, Gram) = Gram (Monte Carlo, 5 s.e.); "
         "ReLU arc-cosine forms = Monte Carlo",
-        lambda ctx: covariance_validity(ctx),
+        covariance_validity,
         {
-            "recursion without the β² term": lambda ctx: covariance_validity(ctx, bias_sq=False),
-            "recursion with −β² instead of +β²": lambda ctx: covariance_validity(
-                ctx, bias_sign=-1.0
-            ),
+            "recursion without the β² term": {"bias_coef": 0.0},
+            "recursion with −β² instead of +β²": {"bias_coef": -1.0},
         },
+        nonvacuity(("0 < d", "0 < β", "LipschitzWith K σ")),
+        (BIAS, Constant("floor_coef", 1.0, "1 in β² ≤ Σ^(L)(x, x)")),
     ),
     Claim(
         "gaussian-output-limit",
         "ReLU networks h = 0, 1, 2 at large sequential widths: E cos⟨t, f⟩ = exp(−tᵀCt/2) and "
         "Cov(f) = C for C = Σ^(L)(x_i, x_j) δ_kk' within 5 s.e. + 0.03",
-        lambda ctx: output_limit(ctx),
+        output_limit,
         {
-            "limit covariance without the β² term": lambda ctx: output_limit(ctx, bias_sq=False),
-            "output coordinates perfectly correlated (no δ_kk')": lambda ctx: output_limit(
-                ctx, independent=False
-            ),
+            "limit covariance without the β² term": {"bias_coef": 0.0},
+            "output coordinates perfectly correlated (no δ_kk')": {"independent": False},
         },
+        nonvacuity(("0 < d", "0 < q", "0 < β", "LipschitzWith K σ")),
+        (BIAS, INPUT),
     ),
     Claim(
         "goal",
         "ReLU, β = 1, d = 3, q = 2: backprop NTK = finite differences; h = 0 exact; for h = 1, 2 "
         "the mean max-deviation from Θ∞ δ decreases as widths grow (n_1 first) and is ≤ "
         "0.05·max|Θ∞| (h = 1), 0.15·max|Θ∞| (h = 2) at the largest widths",
-        lambda ctx: ntk_goal(ctx),
+        ntk_goal,
         {
-            "limit kernel without the β² term": lambda ctx: ntk_goal(ctx, bias_sq=False),
-            "Θ recursion with Σ̇ dropped": lambda ctx: ntk_goal(ctx, drop_dot=True),
+            "limit kernel without the β² term": {"bias_coef": 0.0},
+            "Θ recursion with Σ̇ dropped": {"drop_dot": True},
         },
+        nonvacuity(("0 < d", "0 < q", "0 < β", "LipschitzWith K σ", "0 < ε")),
+        (BIAS, INPUT),
     ),
 ]

@@ -38,23 +38,40 @@ largest allowed value.
   ``σ = 1``, T ≤ 400: about 1/160 of the bound) and ``noiseless`` (``S = N``, ``K = 3``, ``σ = 0``).
 * ``goal``: both sets of checks.
 
-The SCAFFOLD bounds have large constants and the simulated quantities sit far below them, so the
-wrong variants change constants by factors the simulations can refute (12 → 0.12, 70 → 0.07,
-14 → 0.014) or drop hypotheses: the ``(9Nh²/S)C₀`` part of ``V₀`` (zero noise, ``x⁰ = x⋆``, bad
-initial controls: the bound becomes 0 while the gap is positive) and the step conditions (a 405×
-or 240× larger ``h`` with ``ηg = 20`` diverges).
+Also ``ctrl`` (convex; ``x⁰ = x⋆``, no noise, wrong initial controls, one client per round: the
+control error alone moves the server) and ``stationary`` (nonconvex claim on β-quadratic clients
+at their minimum, one sampled client, ``ηg = 100``, 1200 rounds: the stationary ``E‖∇f‖²``).
+
+Non-vacuity: the ``hetero`` run (convex) and the ``far`` run (nonconvex), with every hypothesis
+checked on them (strong convexity through the eigenvalues of ``Aᵢ - μI``, the minimizer, the
+initial controls the run was given, the warm start, the oracle by Monte Carlo, the step
+conditions); the exact milestones use the first exact problem.
+
+Strength: the SCAFFOLD bounds have large constants and the simulated quantities sit far below
+them: every constant of the finite-round bounds (12, 9, 14, 70) is caught at ÷100 but not at
+÷10. This is the nature of the bounds, not of the instances: the stationary gap of SGD-like
+noise is about ``hσ²/(4KS)`` against ``12hσ²/(KS)``, gradient descent consumes ``F₀`` at rate
+``h‖∇f‖²`` against ``14F₀/(hT)``, the stationary ``E‖∇f‖²`` is at most about
+``βhσ²/(KS)`` against ``70βhσ²/(KS)``, and wrong controls cost at most about 1/60 of
+``(9Nh²/S)C₀/(hW_T)`` on the instances built here. The wrong variants therefore change
+constants by factors the simulations can refute (12 → 0.12, 70 → 0.07, 14 → 0.014) or drop
+hypotheses: the ``(9Nh²/S)C₀`` part of ``V₀`` (zero noise, ``x⁰ = x⋆``, bad initial controls: the
+bound becomes 0 while the gap is positive) and the step conditions (a 405× or 240× larger ``h``
+with ``ηg = 20`` diverges).
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterator
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
-from missions.witness import Check, Claim, Context
+from missions.witness import Check, Claim, Constant, Context, NonVacuity, Structural, hyp
 
 F = Fraction
 V2 = list[Fraction]
@@ -182,138 +199,6 @@ class Logistic:
         return np.einsum("...nj,njd->...nd", s, self.a) + self.lam * (x[..., None, :] - self.b)
 
 
-# ---------------------------------------------------------------- gradient growth
-
-
-def gradient_growth(ctx: Context, two: int = 2, concave: bool = False) -> Iterator[Check]:
-    rng = ctx.rng(1)
-    npts = ctx.size(quick=20, full=200)
-    insts = exact_instances(ctx.seed)
-    if concave:  # the variant: convexity dropped (f₁ = (β/2)‖x‖², f₂ = -(β/2)‖x‖², f ≡ 0)
-        q = ExactQuad(
-            "a convex and a concave client",
-            [(F(0), F(1), F(1)), (F(0), F(1), F(1))],
-            [[F(0), F(0)], [F(0), F(0)]],
-        )
-        q.A[1] = [[F(-1), F(0)], [F(0), F(-1)]]
-        insts = [q]
-    for q in insts:
-        xs = q.xstar() if not concave else [F(0), F(0)]
-        gs = [q.gi(i, xs) for i in range(q.N)]
-        if not concave:
-            gf = [sum((g[k] for g in gs), F(0)) for k in range(2)]
-            yield Check(
-                f"hyp {q.label}: ∇f(x⋆) = 0 (x⋆ exact minimizer; convex clients)",
-                max(abs(t) for t in gf),
-                "==",
-                0,
-            )
-            yield Check(
-                f"hyp {q.label}: all client eigenvalues ≥ 0", min(lo for lo, _ in q.eig), ">=", 0
-            )
-        for j in range(npts):
-            x = [rq(rng, -20, 21, 3), rq(rng, -20, 21, 3)]
-            lhs = sum((dot(d, d) for d in (sub(q.gi(i, x), gs[i]) for i in range(q.N))), F(0)) / q.N
-            rhs = two * q.beta * (q.f(x) - q.f(xs))
-            yield Check(
-                f"N⁻¹Σ‖∇fᵢ(x) - ∇fᵢ(x⋆)‖² ≤ {two}β(f(x) - f(x⋆)) "
-                f"exact ({q.label}, β = {q.beta}, x #{j})",
-                lhs,
-                "<=",
-                rhs,
-            )
-    if concave:
-        return
-    for N, d in ((3, 2), (5, 4)):
-        lg = Logistic(rng, N, d, 4, 0.3)
-        gstar = lg.gi(lg.xstar)
-        yield Check(
-            f"hyp logistic N={N}, d={d}: ‖∇f(x⋆)‖ (Newton)",
-            float(np.linalg.norm(gstar.mean(0))),
-            "<=",
-            1e-10,
-        )
-        xf = lg.xstar + 3 * rng.normal(size=(npts, d))
-        lhs_f = np.mean(np.sum((lg.gi(xf) - gstar) ** 2, axis=-1), axis=-1)
-        rhs_f = two * lg.beta * (lg.fi(xf).mean(-1) - lg.fi(lg.xstar).mean())
-        worst = int(np.argmax(lhs_f - rhs_f))
-        yield Check(
-            f"N⁻¹Σ‖∇fᵢ(x) - ∇fᵢ(x⋆)‖² ≤ {two}β(f(x) - f(x⋆)) "
-            f"(logistic N={N}, d={d}, β = {lg.beta:.4g}, "
-            f"worst of {npts} points)",
-            float(lhs_f[worst]),
-            "<=",
-            float(rhs_f[worst]),
-            1e-9 * (1 + abs(float(rhs_f[worst]))),
-        )
-
-
-# ---------------------------------------------------------------- perturbed strong convexity
-
-
-def psc(ctx: Context, quarter_beta: bool = False, concave: bool = False) -> Iterator[Check]:
-    rng = ctx.rng(2)
-    npts = ctx.size(quick=20, full=200)
-    bc = F(1, 4) if quarter_beta else F(1)
-    insts = exact_instances(ctx.seed)
-    if concave:  # the variant: strong convexity dropped (a concave client, μ = 0)
-        q = ExactQuad("a concave client", [(F(0), F(1), F(1))], [[F(0), F(0)]])
-        q.A[0] = [[F(-1), F(0)], [F(0), F(-1)]]
-        q.mu = F(0)
-        insts = [q]
-    for q in insts:
-        for i in range(q.N):
-            mu = (
-                q.eig[i][0] if not concave else F(0)
-            )  # client i is μ-strongly convex with μ = λ_min(Aᵢ) ≥ 0
-            for j in range(npts):
-                x, y, z = ([rq(rng, -12, 13, 3), rq(rng, -12, 13, 3)] for _ in range(3))
-                if j % 4 == 1:
-                    y = x
-                elif j % 4 == 2:
-                    z = x
-                lhs = (
-                    q.fi(i, z)
-                    - q.fi(i, y)
-                    + mu / 4 * dot(sub(y, z), sub(y, z))
-                    - bc * q.beta * dot(sub(z, x), sub(z, x))
-                )
-                rhs = dot(q.gi(i, x), sub(z, y))
-                yield Check(
-                    f"fᵢ(z) - fᵢ(y) + (μ/4)‖y-z‖² - {bc}β‖z-x‖² ≤ "
-                    f"⟪∇fᵢ(x), z-y⟫ exact ({q.label}, client {i}, "
-                    f"μ = {mu}, β = {q.beta}, points #{j})",
-                    lhs,
-                    "<=",
-                    rhs,
-                )
-    if concave:
-        return
-    for d in (2, 5):
-        lg = Logistic(rng, 1, d, 5, 0.4)
-        lam = lg.lam
-        xf, yf, zf = (rng.normal(size=(npts, d)) * 2 for _ in range(3))
-        yf[1::4] = xf[1::4]
-        zf[2::4] = xf[2::4]
-        fz, fy = lg.fi(zf)[..., 0], lg.fi(yf)[..., 0]
-        lhs_f = (
-            fz
-            - fy
-            + lam / 4 * np.sum((yf - zf) ** 2, -1)
-            - float(bc) * lg.beta * np.sum((zf - xf) ** 2, -1)
-        )
-        rhs_f = np.sum(lg.gi(xf)[..., 0, :] * (zf - yf), -1)
-        w = int(np.argmax(lhs_f - rhs_f))
-        yield Check(
-            f"perturbed strong convexity (logistic + ridge, d={d}, "
-            f"μ = {lam}, β = {lg.beta:.4g}, worst of {npts})",
-            float(lhs_f[w]),
-            "<=",
-            float(rhs_f[w]),
-            1e-9 * (1 + abs(float(rhs_f[w]))),
-        )
-
-
 # ---------------------------------------------------------------- SCAFFOLD simulation
 
 
@@ -382,6 +267,20 @@ class Clients:
         return xs, float(self.f(xs)) - 1e-12
 
 
+def warm_start(
+    cl: Clients, x0: Any, K: int, noise: float, R: int, rng: np.random.Generator, divisor: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """Warm-start ticks 0..K-1: every client queries K fresh gradients at x⁰; the controls are
+    their sum divided by ``divisor`` (K: their average). Returns (controls, draws)."""
+    N, d = cl.N, cl.d
+    xr = np.repeat(np.repeat(np.asarray(x0, float)[None], R, 0)[:, None, :], N, 1)
+    draws = np.empty((K, R, N, d))
+    for k in range(K):
+        draws[k] = cl.grads(xr) + noise * rng.standard_normal((R, N, d))
+    with np.errstate(all="ignore"):
+        return draws.sum(0) / divisor, draws
+
+
 def simulate(
     cl: Clients,
     x0: Any,
@@ -400,9 +299,8 @@ def simulate(
     N, d = cl.N, cl.d
     x = np.repeat(np.asarray(x0, float)[None], R, 0)
     noise = sigma / np.sqrt(d)
-    if warm:  # warm-start ticks 0..K-1: every client queries K fresh gradients at x⁰
-        xr = np.repeat(x[:, None, :], N, 1)
-        c = sum(cl.grads(xr) + noise * rng.standard_normal((R, N, d)) for _ in range(K)) / K
+    if warm:
+        c, _ = warm_start(cl, x0, K, noise, R, rng, K)
     else:
         c = np.repeat(np.asarray(c0, float)[None], R, 0)
     xs = np.empty((T, R, d))
@@ -440,6 +338,11 @@ def quad_clients(seed: int) -> dict[str, Clients]:
     return {"iso": iso, "het": het, "mu0": mu0}
 
 
+def quad_nc_clients() -> Clients:
+    """Eight identical clients ½‖x‖² on ℝ² (β = 1): smooth, no convexity needed by the claim."""
+    return Clients("quadratic N=8, A = I", np.zeros((8, 2)), A=np.repeat(np.eye(2)[None], 8, 0))
+
+
 def nc_clients(seed: int) -> Clients:
     rng = np.random.default_rng([seed, 4])
     N, d = 4, 2
@@ -463,6 +366,11 @@ CONVEX: dict[str, dict[str, Any]] = {
     "mu0": dict(
         cl="mu0", K=1, S=3, etag=2.0, sigma=0.0, start="far", ctrl="zero", T=60, hf=1.0, mu="zero"
     ),
+    # x⁰ = x⋆, no noise, wrong initial controls, one client per round: the control error alone
+    # moves the server, and the gap reaches about 1/60 of the (9Nh²/S)C₀ part of V₀
+    "ctrl": dict(
+        cl="het", K=1, S=1, etag=1.0, sigma=0.0, start="opt", ctrl="bad", T=400, hf=1.0, mu="zero"
+    ),
     "badctrl": dict(
         cl="het", K=2, S=2, etag=1.0, sigma=0.0, start="opt", ctrl="bad", T=40, hf=1.0, mu="min"
     ),
@@ -475,6 +383,9 @@ NONCONVEX: dict[str, dict[str, Any]] = {
     "floor": dict(K=1, S=1, etag=4.0, sigma=1.0, start="opt", T=400, hf=1.0),
     "noiseless": dict(K=3, S=4, etag=1.5, sigma=0.0, start="far", T=60, hf=1.0),
     "bigstep": dict(K=1, S=4, etag=20.0, sigma=0.5, start="far", T=30, hf=240.0),
+    # β-quadratic clients at their minimum, one sampled client, a large ηg: the stationary
+    # E‖∇f‖² is the largest fraction of the noise term (about 1/75) any instance reached
+    "stationary": dict(cl="quad", K=1, S=1, etag=100.0, sigma=1.0, start="opt", T=1200, hf=1.0),
 }
 
 
@@ -499,13 +410,13 @@ def convex_run(seed: int, name: str, R: int) -> tuple[Any, ...]:
     }[cfg["ctrl"]]
     xs = simulate(cl, x0, c0, K, S, etal, etag, sigma, cfg["T"], R, rng)
     C0 = float(np.mean(np.sum((c0 - gstar) ** 2, 1)))
-    return cl, cfg, h, mu, etal, x0, C0, cl.f(xs) - cl.f(cl.xstar)
+    return cl, cfg, h, mu, etal, x0, c0, C0, cl.f(xs) - cl.f(cl.xstar)
 
 
 @lru_cache(maxsize=32)
 def nonconvex_run(seed: int, name: str, R: int) -> tuple[Any, ...]:
     cfg = NONCONVEX[name]
-    cl = nc_clients(seed)
+    cl = quad_nc_clients() if cfg.get("cl") == "quad" else nc_clients(seed)
     rng = np.random.default_rng([seed, 20, list(NONCONVEX).index(name)])
     K, S, etag, sigma = cfg["K"], cfg["S"], cfg["etag"], cfg["sigma"]
     h = cfg["hf"] * (S / cl.N) ** (2 / 3) / (24 * cl.beta)
@@ -524,32 +435,248 @@ def mc(x: np.ndarray) -> tuple[float, float]:
     return float(np.mean(x)), float(np.std(x) / np.sqrt(x.shape[-1]))
 
 
+def runs(ctx: Context) -> int:
+    return ctx.size(quick=150, full=3000)
+
+
+# ---------------------------------------------------------------- exact instances
+
+TWO, QUARTER, ONE = F(2), F(1, 4), F(1)
+
+
+@dataclass
+class Exact:
+    """An exact problem (rational quadratic clients), its minimizer, a client ``i`` with its
+    strong-convexity constant μ, and the number of clients the statement is applied with."""
+
+    q: ExactQuad
+    xstar: V2
+    N: int
+    i: int = 0
+    mu: Fraction = Fraction(0)
+
+    def __str__(self) -> str:
+        return (
+            f"{self.q.label}, β = {self.q.beta}, x⋆ = ({self.xstar[0]}, {self.xstar[1]}) exact, "
+            f"client {self.i}, μ = {self.mu}"
+        )
+
+
+def exact_problem(ctx: Context, index: int) -> Exact:
+    q = exact_instances(ctx.seed)[index]
+    return Exact(q, q.xstar(), q.N, 0, q.eig[0][0])
+
+
+def psd_margin(a: M2) -> Fraction:
+    """min(trace, det) of a symmetric 2×2 matrix: ≥ 0 exactly when it is positive semidefinite."""
+    return min(a[0][0] + a[1][1], a[0][0] * a[1][1] - a[0][1] * a[1][0])
+
+
+def gradient_growth(ctx: Context, two: Fraction = TWO, concave: bool = False) -> Iterator[Check]:
+    rng = ctx.rng(1)
+    npts = ctx.size(quick=20, full=200)
+    insts = [ctx.instance(exact_problem, j).q for j in range(4)]
+    if concave:  # the variant: convexity dropped (f₁ = (β/2)‖x‖², f₂ = -(β/2)‖x‖², f ≡ 0)
+        q = ExactQuad(
+            "a convex and a concave client",
+            [(F(0), F(1), F(1)), (F(0), F(1), F(1))],
+            [[F(0), F(0)], [F(0), F(0)]],
+        )
+        q.A[1] = [[F(-1), F(0)], [F(0), F(-1)]]
+        insts = [q]
+    for q in insts:
+        xs = q.xstar() if not concave else [F(0), F(0)]
+        gs = [q.gi(i, xs) for i in range(q.N)]
+        for j in range(npts):
+            x = [rq(rng, -20, 21, 3), rq(rng, -20, 21, 3)]
+            lhs = sum((dot(d, d) for d in (sub(q.gi(i, x), gs[i]) for i in range(q.N))), F(0)) / q.N
+            rhs = two * q.beta * (q.f(x) - q.f(xs))
+            yield Check(
+                f"N⁻¹Σ‖∇fᵢ(x) - ∇fᵢ(x⋆)‖² ≤ 2β(f(x) - f(x⋆)) "
+                f"exact ({q.label}, β = {q.beta}, x #{j})",
+                lhs,
+                "<=",
+                rhs,
+            )
+    if concave:
+        return
+    for N, d in ((3, 2), (5, 4)):
+        lg = Logistic(rng, N, d, 4, 0.3)
+        gstar = lg.gi(lg.xstar)
+        xf = lg.xstar + 3 * rng.normal(size=(npts, d))
+        lhs_f = np.mean(np.sum((lg.gi(xf) - gstar) ** 2, axis=-1), axis=-1)
+        rhs_f = float(two) * lg.beta * (lg.fi(xf).mean(-1) - lg.fi(lg.xstar).mean())
+        worst = int(np.argmax(lhs_f - rhs_f))
+        yield Check(
+            f"N⁻¹Σ‖∇fᵢ(x) - ∇fᵢ(x⋆)‖² ≤ 2β(f(x) - f(x⋆)) "
+            f"(logistic N={N}, d={d}, β = {lg.beta:.4g}, x⋆ by Newton, worst of {npts} points)",
+            float(lhs_f[worst]),
+            "<=",
+            float(rhs_f[worst]),
+            1e-9 * (1 + abs(float(rhs_f[worst]))),
+        )
+
+
+def psc(
+    ctx: Context, quarter: Fraction = QUARTER, beta_coef: Fraction = ONE, concave: bool = False
+) -> Iterator[Check]:
+    rng = ctx.rng(2)
+    npts = ctx.size(quick=20, full=200)
+    insts = [ctx.instance(exact_problem, j).q for j in range(4)]
+    if concave:  # the variant: strong convexity dropped (a concave client, μ = 0)
+        q = ExactQuad("a concave client", [(F(0), F(1), F(1))], [[F(0), F(0)]])
+        q.A[0] = [[F(-1), F(0)], [F(0), F(-1)]]
+        q.mu = F(0)
+        insts = [q]
+    for q in insts:
+        for i in range(q.N):
+            mu = q.eig[i][0] if not concave else F(0)  # μ = λ_min(Aᵢ) ≥ 0
+            for j in range(npts):
+                x, y, z = ([rq(rng, -12, 13, 3), rq(rng, -12, 13, 3)] for _ in range(3))
+                if j % 4 == 1:
+                    y = x
+                elif j % 4 == 2:
+                    z = x
+                lhs = (
+                    q.fi(i, z)
+                    - q.fi(i, y)
+                    + quarter * mu * dot(sub(y, z), sub(y, z))
+                    - beta_coef * q.beta * dot(sub(z, x), sub(z, x))
+                )
+                rhs = dot(q.gi(i, x), sub(z, y))
+                yield Check(
+                    f"fᵢ(z) - fᵢ(y) + (μ/4)‖y-z‖² - β‖z-x‖² ≤ ⟪∇fᵢ(x), z-y⟫ exact ({q.label}, "
+                    f"client {i}, μ = {mu}, β = {q.beta}, points #{j})",
+                    lhs,
+                    "<=",
+                    rhs,
+                )
+    if concave:
+        return
+    for d in (2, 5):
+        lg = Logistic(rng, 1, d, 5, 0.4)
+        lam = lg.lam
+        xf, yf, zf = (rng.normal(size=(npts, d)) * 2 for _ in range(3))
+        yf[1::4] = xf[1::4]
+        zf[2::4] = xf[2::4]
+        fz, fy = lg.fi(zf)[..., 0], lg.fi(yf)[..., 0]
+        lhs_f = (
+            fz
+            - fy
+            + float(quarter) * lam * np.sum((yf - zf) ** 2, -1)
+            - float(beta_coef) * lg.beta * np.sum((zf - xf) ** 2, -1)
+        )
+        rhs_f = np.sum(lg.gi(xf)[..., 0, :] * (zf - yf), -1)
+        w = int(np.argmax(lhs_f - rhs_f))
+        yield Check(
+            f"perturbed strong convexity (logistic + ridge, d={d}, "
+            f"μ = {lam}, β = {lg.beta:.4g}, worst of {npts})",
+            float(lhs_f[w]),
+            "<=",
+            float(rhs_f[w]),
+            1e-9 * (1 + abs(float(rhs_f[w]))),
+        )
+
+
+# ---------------------------------------------------------------- simulated instances
+
+
+@dataclass
+class Setting:
+    """A SCAFFOLD run and the constants the statement is applied with: N, S, K, T, ηl, ηg, σ,
+    μ, β, x⋆ (convex) or f_lower (nonconvex), the initial controls c₀ and what the run was given
+    (its first controls, the warm-start point and divisor, the oracle's noise)."""
+
+    name: str
+    clients: Clients
+    N: int
+    S: int
+    K: int
+    T: int
+    etal: float
+    etag: float
+    sigma: float
+    beta: float
+    x0: np.ndarray
+    mu: float = 0.0
+    xstar: np.ndarray | None = None
+    c0: np.ndarray | None = None
+    run_controls: np.ndarray | None = None
+    flower: float = 0.0
+    warm_point: np.ndarray | None = None
+    warm_divisor: float = 1.0
+    oracle_sigma: float = 0.0
+
+    @property
+    def h(self) -> float:
+        return self.K * self.etal * self.etag
+
+    def __str__(self) -> str:
+        return (
+            f"{self.name}: {self.clients.name}, β = {self.beta:.4g}, μ = {self.mu:.4g}, "
+            f"K = {self.K}, S = {self.S}, T = {self.T}, ηg = {self.etag}, ηl = {self.etal:.3g}, "
+            f"h = {self.h:.4g}, σ = {self.sigma}"
+        )
+
+
+def convex_setting(ctx: Context, name: str) -> Setting:
+    cl, cfg, _h, mu, etal, x0, c0, _C0, _gap = convex_run(ctx.seed, name, runs(ctx))
+    return Setting(
+        name,
+        cl,
+        cl.N,
+        cfg["S"],
+        cfg["K"],
+        cfg["T"],
+        etal,
+        cfg["etag"],
+        cfg["sigma"],
+        cl.beta,
+        x0,
+        mu=mu,
+        xstar=cl.xstar,
+        c0=c0,
+        run_controls=c0,
+        oracle_sigma=cfg["sigma"],
+    )
+
+
+def nonconvex_setting(ctx: Context, name: str) -> Setting:
+    cl, cfg, _h, etal, x0, _g2 = nonconvex_run(ctx.seed, name, runs(ctx))
+    return Setting(
+        name,
+        cl,
+        cl.N,
+        cfg["S"],
+        cfg["K"],
+        cfg["T"],
+        etal,
+        cfg["etag"],
+        cfg["sigma"],
+        cl.beta,
+        x0,
+        flower=cl.flow,
+        warm_point=x0,
+        warm_divisor=cfg["K"],
+        oracle_sigma=cfg["sigma"],
+    )
+
+
 def convex_checks(
     ctx: Context,
-    names: tuple[str, ...] = ("floor", "hetero", "mu0"),
+    names: tuple[str, ...] = ("floor", "hetero", "mu0", "ctrl"),
     twelve: float = 12.0,
+    nine: float = 9.0,
     drop_c0: bool = False,
 ) -> Iterator[Check]:
-    R = ctx.size(quick=150, full=3000)
+    R = runs(ctx)
     for name in names:
-        cl, cfg, h, mu, etal, x0, C0, gap = convex_run(ctx.seed, name, R)
-        K, S, etag, sigma, N = cfg["K"], cfg["S"], cfg["etag"], cfg["sigma"], cl.N
-        tag = (
-            f"{name}: {cl.name}, β={cl.beta:.4g}, μ={mu:.4g}, "
-            f"K={K}, S={S}, ηg={etag}, ηl={etal:.3g}, h={h:.4g}, "
-            f"σ={sigma}, C₀={C0:.3g}, {R} runs"
-        )
-        if cfg["hf"] <= 1:
-            yield Check(f"hyp {name}: h ≤ 1/(81β)", h, "<=", 1 / (81 * cl.beta), 1e-15)
-        yield Check(f"hyp {name}: μh ≤ S/(15N)", mu * h, "<=", S / (15 * N), 1e-15)
-        yield Check(
-            f"hyp {name}: ηg ≥ 1, 1 ≤ S ≤ N, K ≥ 1",
-            int(etag >= 1 and 1 <= S <= N and K >= 1),
-            "==",
-            1,
-        )
-        yield Check(f"hyp {name}: ‖∇f(x⋆)‖", float(np.linalg.norm(cl.gradf(cl.xstar))), "<=", 1e-12)
-        V0 = float(np.sum((x0 - cl.xstar) ** 2)) + (0.0 if drop_c0 else 9 * N * h * h / S * C0)
+        s = ctx.instance(convex_setting, name)
+        _, _, h, mu, _, x0, _, C0, gap = convex_run(ctx.seed, name, R)
+        K, S, etag, sigma, N = s.K, s.S, s.etag, s.sigma, s.N
+        tag = f"{s}, C₀={C0:.3g}, {R} runs"
+        assert s.xstar is not None
+        V0 = float(np.sum((x0 - s.xstar) ** 2)) + (0.0 if drop_c0 else nine * N * h * h / S * C0)
         w = (1 - mu * h / 2) ** -(np.arange(gap.shape[0]) + 1.0)
         cw = np.cumsum(w[:, None] * gap, axis=0)
         for T in horizons(gap.shape[0]):
@@ -558,7 +685,7 @@ def convex_checks(
             rhs = V0 / (h * W) + twelve * h * sigma**2 / (K * S) * (1 + S / etag**2)
             yield Check(
                 "W_T⁻¹Σ_(r<T) w_r E[f(x^r) - f(x⋆)] ≤ V₀/(hW_T) "
-                f"+ ({twelve:g}hσ²/(KS))(1 + S/ηg²) ({tag}, T={T})",
+                f"+ (12hσ²/(KS))(1 + S/ηg²) ({tag}, T={T})",
                 m,
                 "<=",
                 rhs,
@@ -568,50 +695,25 @@ def convex_checks(
 
 def nonconvex_checks(
     ctx: Context,
-    names: tuple[str, ...] = ("far", "floor", "noiseless"),
+    names: tuple[str, ...] = ("far", "floor", "noiseless", "stationary"),
     seventy: float = 70.0,
     fourteen: float = 14.0,
 ) -> Iterator[Check]:
-    R = ctx.size(quick=150, full=3000)
+    R = runs(ctx)
     for name in names:
-        cl, cfg, h, etal, x0, g2 = nonconvex_run(ctx.seed, name, R)
-        K, S, etag, sigma, N = cfg["K"], cfg["S"], cfg["etag"], cfg["sigma"], cl.N
-        tag = (
-            f"{name}: {cl.name}, β={cl.beta:.4g}, K={K}, S={S}, "
-            f"ηg={etag}, ηl={etal:.3g}, h={h:.4g}, σ={sigma}, "
-            f"f_lower={cl.flow:.6g}, {R} runs"
-        )
-        if cfg["hf"] <= 1:
-            yield Check(
-                f"hyp {name}: h ≤ (S/N)^(2/3)/(24β)",
-                h,
-                "<=",
-                (S / N) ** (2 / 3) / (24 * cl.beta),
-                1e-15,
-            )
-        yield Check(
-            f"hyp {name}: ηg ≥ 1, 1 ≤ S ≤ N, K ≥ 1",
-            int(etag >= 1 and 1 <= S <= N and K >= 1),
-            "==",
-            1,
-        )
-        probe = cl.xstar + 4 * np.random.default_rng([ctx.seed, 30]).normal(size=(2000, cl.d))
-        yield Check(
-            f"hyp {name}: min f - f_lower over 2000 random points and x_min",
-            float(min(np.min(cl.f(probe)), float(cl.f(cl.xstar))) - cl.flow),
-            ">=",
-            0.0,
-        )
-        F0 = float(cl.f(x0)) - cl.flow
+        s = ctx.instance(nonconvex_setting, name)
+        _, _, h, _, x0, g2 = nonconvex_run(ctx.seed, name, R)
+        K, S, etag, sigma = s.K, s.S, s.etag, s.sigma
+        tag = f"{s}, f_lower={s.flower:.6g}, {R} runs"
+        F0 = float(s.clients.f(x0)) - s.flower
         cg = np.cumsum(g2, axis=0)
         for T in horizons(g2.shape[0]):
             m, se = mc(cg[T - 1] / T)
-            rhs = fourteen * F0 / (h * T) + seventy * cl.beta * h * sigma**2 / (K * S) * (
+            rhs = fourteen * F0 / (h * T) + seventy * s.beta * h * sigma**2 / (K * S) * (
                 1 + S / etag**2
             )
             yield Check(
-                f"T⁻¹Σ_(r<T) E‖∇f(x^r)‖² ≤ {fourteen:g}F₀/(hT) + "
-                f"({seventy:g}βhσ²/(KS))(1 + S/ηg²) ({tag}, T={T})",
+                f"T⁻¹Σ_(r<T) E‖∇f(x^r)‖² ≤ 14F₀/(hT) + (70βhσ²/(KS))(1 + S/ηg²) ({tag}, T={T})",
                 m,
                 "<=",
                 rhs,
@@ -619,9 +721,256 @@ def nonconvex_checks(
             )
 
 
-def goal(ctx: Context, twelve: float = 12.0, seventy: float = 70.0) -> Iterator[Check]:
-    yield from convex_checks(ctx, twelve=twelve)
-    yield from nonconvex_checks(ctx, seventy=seventy)
+def goal(
+    ctx: Context,
+    twelve: float = 12.0,
+    nine: float = 9.0,
+    seventy: float = 70.0,
+    fourteen: float = 14.0,
+) -> Iterator[Check]:
+    yield from convex_checks(ctx, twelve=twelve, nine=nine)
+    yield from nonconvex_checks(ctx, seventy=seventy, fourteen=fourteen)
+
+
+# ---------------------------------------------------------------- hypotheses
+
+STRUCTURAL = {
+    "[m0 : MeasurableSpace Ω]": "Ω: the sample space of the seeded Gaussian oracle draws and "
+    "the uniform subset draws, with its Borel σ-algebra",
+    "[StandardBorelSpace Ω]": "Ω ≅ ℝ^ℕ (countably many real draws) is standard Borel",
+    "[IsProbabilityMeasure P]": "P: the product law of the draws",
+}
+CONVEX_I = "(∀ i, ConvexOn ℝ Set.univ (pb.f i))"
+MINIMUM = "(∀ x, pb.objective xstar ≤ pb.objective x)"
+STRONG_I = "(∀ i, StrongConvexOn Set.univ μ (pb.f i))"
+CONTROLS = "(∀ i ω, run.control 0 i ω = c₀ i)"
+ORACLE_ROUNDS = (
+    "(∀ r k, k < K → run.toStochasticRun.IsGradientOracleAt pb.f σ (roundStart K r + k))"
+)
+ORACLE_WARM = "(∀ k, k < K → run.toStochasticRun.IsGradientOracleAt pb.f σ k)"
+WARM_POINT = "(∀ k i ω, k < K → run.point k i ω = x₀)"
+WARM_CONTROLS = "(∀ i ω, run.control 0 i ω = (K : ℝ)⁻¹ • ∑ k ∈ Finset.range K, run.dir k i ω)"
+LOWER = "(∀ x, flower ≤ pb.objective x)"
+STEP_CONVEX = "effStep K ηl ηg ≤ 1 / (81 * (pb.β : ℝ))"
+MU_STEP = "μ * effStep K ηl ηg ≤ (S : ℝ) / (15 * N)"
+STEP_NONCONVEX = "effStep K ηl ηg ≤ ((S : ℝ) / N) ^ ((2 : ℝ) / 3) / (24 * (pb.β : ℝ))"
+
+
+def exact_evidence(ctx: Context, e: Exact) -> Iterator[Check]:
+    q = e.q
+    yield hyp("1 ≤ N", 1, "<=", e.N)
+    yield hyp(CONVEX_I, min(psd_margin(a) for a in q.A), ">=", 0, detail="min trace/det of Aᵢ")
+    gf = [sum((q.gi(i, e.xstar)[k] for i in range(q.N)), F(0)) for k in range(2)]
+    yield hyp(MINIMUM, max(abs(t) for t in gf), "==", 0, detail="∇f(x⋆) = 0, exact")
+    rng = np.random.default_rng([ctx.seed, 91])
+    gaps = [q.f([rq(rng, -20, 21, 3), rq(rng, -20, 21, 3)]) - q.f(e.xstar) for _ in range(50)]
+    yield hyp(MINIMUM, min(gaps), ">=", 0, detail="min f(x) − f(x⋆) at 50 rational points")
+    shifted = [[[a[0][0] - e.mu, a[0][1]], [a[1][0], a[1][1] - e.mu]] for a in (q.A[e.i],)]
+    yield hyp("0 ≤ μ", 0, "<=", e.mu)
+    yield hyp(
+        "StrongConvexOn Set.univ μ (pb.f i)",
+        psd_margin(shifted[0]),
+        ">=",
+        0,
+        detail="Aᵢ − μI ⪰ 0: min(trace, det), exact",
+    )
+
+
+def sample_points(s: Setting, rng: np.random.Generator, n: int = 500) -> np.ndarray:
+    center = s.xstar if s.xstar is not None else s.x0
+    return center + 4 * rng.normal(size=(n, s.clients.d))
+
+
+def oracle_evidence(hypothesis: str, s: Setting, rng: np.random.Generator) -> Iterator[Check]:
+    """The simulation's oracle at one point, 20000 draws: unbiased, conditional squared error
+    ≤ σ², clients' draws uncorrelated (independent by construction)."""
+    cl = s.clients
+    point = np.repeat(np.asarray(s.x0, float)[None, None, :] + 0.5, cl.N, 1)
+    n = 20_000
+    err = s.oracle_sigma / np.sqrt(cl.d) * rng.standard_normal((n, cl.N, cl.d))
+    g = cl.grads(point) + err
+    err = g - cl.grads(point)
+    se = err.std(0) / np.sqrt(n) + 1e-300
+    yield hyp(
+        hypothesis,
+        float(np.max(np.abs(err.mean(0)) / se)),
+        "<=",
+        5.0,
+        detail="E[gᵢ] = ∇fᵢ: largest |mean error| in standard errors",
+    )
+    sq = np.sum(err**2, axis=-1)
+    yield hyp(
+        hypothesis,
+        float(sq.mean(0).max()),
+        "<=",
+        s.sigma**2,
+        5 * float(sq.std(0).max()) / np.sqrt(n) + 1e-15,
+        "E‖gᵢ − ∇fᵢ‖² ≤ σ², worst client",
+    )
+    if s.oracle_sigma > 0:
+        corr = np.corrcoef(err[:, 0, 0], err[:, 1, 0])[0, 1]
+        yield hyp(
+            hypothesis,
+            abs(float(corr)),
+            "<=",
+            5 / np.sqrt(n),
+            detail="clients 0 and 1 uncorrelated (independent draws)",
+        )
+
+
+def run_evidence(s: Setting) -> Iterator[Check]:
+    yield hyp("1 ≤ N", 1, "<=", s.N)
+    yield hyp("1 ≤ S", 1, "<=", s.S)
+    yield hyp("S ≤ N", s.S, "<=", s.N)
+    yield hyp("1 ≤ K", 1, "<=", s.K)
+    yield hyp("1 ≤ T", 1, "<=", s.T)
+    yield hyp("0 < ηl", 0.0, "<", s.etal)
+    yield hyp("1 ≤ ηg", 1.0, "<=", s.etag)
+    yield hyp("0 ≤ σ", 0.0, "<=", s.sigma)
+
+
+def convex_evidence(ctx: Context, s: Setting) -> Iterator[Check | Structural]:
+    rng = np.random.default_rng([ctx.seed, 92])
+    for hypothesis, reason in STRUCTURAL.items():
+        yield Structural(hypothesis, reason)
+    yield from run_evidence(s)
+    yield hyp("0 ≤ μ", 0.0, "<=", s.mu)
+    cl = s.clients
+    assert cl.A is not None and s.xstar is not None and s.c0 is not None
+    least = min(float(np.linalg.eigvalsh(a - s.mu * np.eye(cl.d))[0]) for a in cl.A)
+    yield hyp(STRONG_I, least, ">=", 0.0, 1e-12, "least eigenvalue of Aᵢ − μI")
+    x = sample_points(s, rng)
+    yield hyp(
+        MINIMUM,
+        float((cl.f(x) - cl.f(s.xstar)).min()),
+        ">=",
+        0.0,
+        1e-12,
+        "min f(x) − f(x⋆) over 500 points",
+    )
+    yield hyp(MINIMUM, float(np.linalg.norm(cl.gradf(s.xstar))), "<=", 1e-10, detail="‖∇f(x⋆)‖")
+    assert s.run_controls is not None
+    yield hyp(
+        CONTROLS,
+        float(np.max(np.abs(s.run_controls - s.c0))),
+        "==",
+        0.0,
+        detail="the run's first controls against c₀",
+    )
+    yield from oracle_evidence(ORACLE_ROUNDS, s, rng)
+    yield hyp(STEP_CONVEX, s.h, "<=", 1 / (81 * s.beta), 1e-15)
+    yield hyp(MU_STEP, s.mu * s.h, "<=", s.S / (15 * s.N) if s.N else np.inf, 1e-15)
+
+
+def nonconvex_evidence(ctx: Context, s: Setting) -> Iterator[Check | Structural]:
+    rng = np.random.default_rng([ctx.seed, 93])
+    for hypothesis, reason in STRUCTURAL.items():
+        yield Structural(hypothesis, reason)
+    yield from run_evidence(s)
+    cl = s.clients
+    x = sample_points(s, rng, 2000)
+    x[0] = cl.xstar
+    yield hyp(
+        LOWER,
+        float(cl.f(x).min() - s.flower),
+        ">=",
+        0.0,
+        detail="min f − f_lower over 2000 points and the global minimizer",
+    )
+    assert s.warm_point is not None
+    yield hyp(
+        WARM_POINT,
+        float(np.max(np.abs(s.warm_point - s.x0))),
+        "==",
+        0.0,
+        detail="the warm-start query point against x⁰",
+    )
+    yield from oracle_evidence(ORACLE_WARM, s, rng)
+    controls, draws = warm_start(
+        cl, s.warm_point, s.K, s.oracle_sigma / np.sqrt(cl.d), 4, rng, s.warm_divisor
+    )
+    yield hyp(
+        WARM_CONTROLS,
+        float(np.max(np.abs(controls - draws.sum(0) / max(s.K, 1)))),
+        "==",
+        0.0,
+        1e-12,
+        "the warm-start routine's controls against the average of its K draws",
+    )
+    yield from oracle_evidence(ORACLE_ROUNDS, s, rng)
+    bound = (s.S / s.N) ** (2 / 3) / (24 * s.beta) if s.N else np.inf
+    yield hyp(STEP_NONCONVEX, s.h, "<=", bound, 1e-15)
+
+
+RUN_HYPS = ("1 ≤ N", "1 ≤ S", "S ≤ N", "1 ≤ K", "1 ≤ T", "0 < ηl", "1 ≤ ηg", "0 ≤ σ")
+RUN_VIOLATIONS: dict[str, Any] = {
+    "1 ≤ N": {"N": 0},
+    "1 ≤ S": {"S": 0},
+    "S ≤ N": lambda s: replace(s, S=s.N + 1),
+    "1 ≤ K": {"K": 0},
+    "1 ≤ T": {"T": 0},
+    "0 < ηl": {"etal": 0.0},
+    "1 ≤ ηg": {"etag": 0.5},
+    "0 ≤ σ": {"sigma": -1.0},
+}
+CONVEX_HYPS = (
+    *STRUCTURAL,
+    *RUN_HYPS,
+    "0 ≤ μ",
+    STRONG_I,
+    MINIMUM,
+    CONTROLS,
+    ORACLE_ROUNDS,
+    STEP_CONVEX,
+    MU_STEP,
+)
+NONCONVEX_HYPS = (
+    *STRUCTURAL,
+    *RUN_HYPS,
+    LOWER,
+    WARM_POINT,
+    ORACLE_WARM,
+    WARM_CONTROLS,
+    ORACLE_ROUNDS,
+    STEP_NONCONVEX,
+)
+CONVEX_NV = NonVacuity(
+    CONVEX_HYPS,
+    convex_setting,
+    ("hetero",),
+    convex_evidence,
+    {
+        **RUN_VIOLATIONS,
+        "0 ≤ μ": {"mu": -1.0},
+        STRONG_I: lambda s: replace(s, mu=s.mu + 1.0),
+        MINIMUM: lambda s: replace(s, xstar=s.xstar + 1.0),
+        CONTROLS: lambda s: replace(s, run_controls=s.c0 + 1.0),
+        ORACLE_ROUNDS: lambda s: replace(s, oracle_sigma=2 * s.sigma + 1.0),
+        STEP_CONVEX: lambda s: replace(s, etal=2 * s.etal),
+        MU_STEP: lambda s: replace(s, mu=s.mu * 1000),
+    },
+)
+NONCONVEX_NV = NonVacuity(
+    NONCONVEX_HYPS,
+    nonconvex_setting,
+    ("far",),
+    nonconvex_evidence,
+    {
+        **RUN_VIOLATIONS,
+        LOWER: lambda s: replace(s, flower=s.flower + 1.0),
+        WARM_POINT: lambda s: replace(s, warm_point=s.x0 + 1.0),
+        ORACLE_WARM: lambda s: replace(s, oracle_sigma=2 * s.sigma + 1.0),
+        WARM_CONTROLS: lambda s: replace(s, warm_divisor=s.K + 1.0),
+        ORACLE_ROUNDS: lambda s: replace(s, oracle_sigma=2 * s.sigma + 1.0),
+        STEP_NONCONVEX: lambda s: replace(s, etal=2 * s.etal),
+    },
+)
+
+
+def _concave_client(e: Exact) -> Exact:
+    q = copy.copy(e.q)
+    q.A = [[[-a for a in row] for row in q.A[0]], *q.A[1:]]
+    return replace(e, q=q)
 
 
 CLAIMS = [
@@ -631,10 +980,19 @@ CLAIMS = [
         "random points: exact for rational quadratics "
         "(equality when every Aᵢ = βI), floating point for logistic-plus-ridge clients",
         gradient_growth,
-        {
-            "2β → β": lambda ctx: gradient_growth(ctx, two=1),
-            "convexity dropped (a concave client)": lambda ctx: gradient_growth(ctx, concave=True),
-        },
+        {"2β → β": {"two": F(1)}, "convexity dropped (a concave client)": {"concave": True}},
+        NonVacuity(
+            ("1 ≤ N", CONVEX_I, MINIMUM),
+            exact_problem,
+            (0,),
+            lambda ctx, e: (c for c in exact_evidence(ctx, e) if "μ" not in c.label.split(" [")[0]),
+            {
+                "1 ≤ N": {"N": 0},
+                CONVEX_I: _concave_client,
+                MINIMUM: lambda e: replace(e, xstar=[e.xstar[0] + 1, e.xstar[1]]),
+            },
+        ),
+        (Constant("two", F(2), "2 in 2β(f(x) − f(x⋆))"),),
     ),
     Claim(
         "perturbed-strong-convexity",
@@ -643,11 +1001,23 @@ CLAIMS = [
         "exact for rational quadratics, floating point for a logistic client",
         psc,
         {
-            "β‖z - x‖² → (β/4)‖z - x‖²": lambda ctx: psc(ctx, quarter_beta=True),
-            "strong convexity dropped (a concave client, μ = 0)": lambda ctx: psc(
-                ctx, concave=True
-            ),
+            "β‖z - x‖² → (β/4)‖z - x‖²": {"beta_coef": F(1, 4)},
+            "strong convexity dropped (a concave client, μ = 0)": {"concave": True},
         },
+        NonVacuity(
+            ("0 ≤ μ", "StrongConvexOn Set.univ μ (pb.f i)"),
+            exact_problem,
+            (0,),
+            lambda ctx, e: (c for c in exact_evidence(ctx, e) if "μ" in c.label.split(" [")[0]),
+            {
+                "0 ≤ μ": {"mu": F(-1)},
+                "StrongConvexOn Set.univ μ (pb.f i)": lambda e: replace(e, mu=e.mu + 1),
+            },
+        ),
+        (
+            Constant("quarter", F(1, 4), "1/4 in (μ/4)‖y − z‖²"),
+            Constant("beta_coef", F(1), "1 in β‖z − x‖²"),
+        ),
     ),
     Claim(
         "convex-finite-round-convergence",
@@ -656,16 +1026,18 @@ CLAIMS = [
         "(5 s.e.) for several T",
         convex_checks,
         {
-            "12 → 0.12 in the noise term": lambda ctx: convex_checks(
-                ctx, names=("floor",), twelve=0.12
-            ),
-            "V₀ without (9Nh²/S)C₀ (x⁰ = x⋆, σ = 0, bad initial controls)": lambda ctx: (
-                convex_checks(ctx, names=("badctrl",), drop_c0=True)
-            ),
-            "h ≤ 1/(81β) dropped (h = 5/β, ηg = 20)": lambda ctx: convex_checks(
-                ctx, names=("bigstep",)
-            ),
+            "12 → 0.12 in the noise term": {"names": ("floor",), "twelve": 0.12},
+            "V₀ without (9Nh²/S)C₀ (x⁰ = x⋆, σ = 0, bad initial controls)": {
+                "names": ("badctrl",),
+                "drop_c0": True,
+            },
+            "h ≤ 1/(81β) dropped (h = 5/β, ηg = 20)": {"names": ("bigstep",)},
         },
+        CONVEX_NV,
+        (
+            Constant("twelve", 12.0, "12 in (12hσ²/(KS))(1 + S/ηg²)"),
+            Constant("nine", 9.0, "9 in V₀ = ‖x⁰ − x⋆‖² + (9Nh²/S)C₀"),
+        ),
     ),
     Claim(
         "nonconvex-finite-round-convergence",
@@ -673,24 +1045,35 @@ CLAIMS = [
         "(70βhσ²/(KS))(1 + S/ηg²) (5 s.e.) for several T",
         nonconvex_checks,
         {
-            "70 → 0.07 in the noise term": lambda ctx: nonconvex_checks(
-                ctx, names=("floor",), seventy=0.07
-            ),
-            "14 → 0.014 in the F₀ term": lambda ctx: nonconvex_checks(
-                ctx, names=("noiseless",), fourteen=0.014
-            ),
-            "h ≤ (S/N)^(2/3)/(24β) dropped (240× larger, ηg = 20)": lambda ctx: nonconvex_checks(
-                ctx, names=("bigstep",)
-            ),
+            "70 → 0.07 in the noise term": {"names": ("floor",), "seventy": 0.07},
+            "14 → 0.014 in the F₀ term": {"names": ("noiseless",), "fourteen": 0.014},
+            "h ≤ (S/N)^(2/3)/(24β) dropped (240× larger, ηg = 20)": {"names": ("bigstep",)},
         },
+        NONCONVEX_NV,
+        (
+            Constant("fourteen", 14.0, "14 in 14F₀/(hT)"),
+            Constant("seventy", 70.0, "70 in (70βhσ²/(KS))(1 + S/ηg²)"),
+        ),
     ),
     Claim(
         "goal",
         "the convex and the nonconvex finite-round bounds together, on the same simulations",
         goal,
         {
-            "12 → 0.12 (convex noise term)": lambda ctx: goal(ctx, twelve=0.12),
-            "70 → 0.07 (nonconvex noise term)": lambda ctx: goal(ctx, seventy=0.07),
+            "12 → 0.12 (convex noise term)": {"twelve": 0.12},
+            "70 → 0.07 (nonconvex noise term)": {"seventy": 0.07},
         },
+        NonVacuity(
+            parts={
+                "ConvexFiniteRoundConvergence": CONVEX_NV,
+                "NonconvexFiniteRoundConvergence": NONCONVEX_NV,
+            }
+        ),
+        (
+            Constant("twelve", 12.0, "12 in (12hσ²/(KS))(1 + S/ηg²)"),
+            Constant("nine", 9.0, "9 in V₀ = ‖x⁰ − x⋆‖² + (9Nh²/S)C₀"),
+            Constant("fourteen", 14.0, "14 in 14F₀/(hT)"),
+            Constant("seventy", 70.0, "70 in (70βhσ²/(KS))(1 + S/ηg²)"),
+        ),
     ),
 ]

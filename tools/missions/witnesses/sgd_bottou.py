@@ -13,8 +13,7 @@ constants, and the conditional variance is exactly ``M + M_V ‖∇F‖²``. ``i
 ``M = 1``, ``M_V = 1/2`` (every bound of Theorems 4.6 and 4.8 is then attained or nearly
 attained: the expected gap follows ``B + (1 - acμ)^k (F(w₀) - F_* - B)`` exactly);
 ``aniso`` uses ``D = [[3/4, 1/4], [1/4, 3/4]]`` (``μ = 1/2``, ``μ_G = 1``), ``M = 1/2``,
-``M_V = 1/4``; ``cos`` uses ``D = 0.8 I``, ``M = 1/2``, ``M_V = 1/5``. Each claim also checks
-these moment conditions at random points (closed-form conditional moments; ``hyp:`` checks).
+``M_V = 1/4``; ``cos`` uses ``D = 0.8 I``, ``M = 1/2``, ``M_V = 1/5``.
 
 Expectations are Monte Carlo means over independent runs (vectorized), compared with the bound
 with ``slack`` = 5 standard errors (plus 1e-12 relative for deterministic equalities at k = 0).
@@ -38,17 +37,29 @@ with ``slack`` = 5 standard errors (plus 1e-12 relative for deterministic equali
   sum stays bounded: Lemma 4.4 plus ``Σ_{k≥k₀} α_k² ≤ β²/(γ + k₀)``), the dyadic-block increments
   ``S_{2K} - S_K`` are nonincreasing (a finite-horizon signature of convergence), and the weighted
   averages ``S_K/A_K`` are nonincreasing along the ladder and below ``S̄/A_K`` (→ 0).
+
+Non-vacuity: per target one setting the checks use (the objective with its oracle, the stated
+constants, the stepsizes and the horizon), checked against every hypothesis: the Lipschitz
+gradient (difference quotients and central differences), strong convexity on random pairs,
+``F ≥ F_inf`` on ``U = ℝ^d``, the moment conditions in closed form at random points and on the
+oracle itself by Monte Carlo, the stepsize conditions, and for Theorem 4.10 the divergence of
+``Σα_k`` (above ``β ln((γ+K+1)/(γ+1))``) and the summability of ``α_k²`` (below ``β²/γ``).
+
+Constants: the ½'s of Lemma 4.4 (caught at 2–20%), the 2 and the rate 1 of Theorem 4.6, the 2
+and the ``γ + 1`` of Theorem 4.7, the 2 and 1 of Theorem 4.8; Theorem 4.10 states limits and no
+constant.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
-from missions.witness import Check, Claim, Context
+from missions.witness import Check, Claim, Constant, Context, NonVacuity, Structural, hyp
 
 
 class Problem:
@@ -182,29 +193,6 @@ def problems() -> dict[str, Problem]:
 PROBS = problems()
 
 
-def hyp_checks(P: Problem, rng: np.random.Generator) -> Iterator[Check]:
-    """Assumption 4.3(b)-(c) with the stated constants, at random points (closed-form moments)."""
-    w = P.m + 3 * rng.standard_normal((200, P.d))
-    g = P.grad(w)
-    mean = g @ P.D
-    g2 = np.sum(g * g, axis=1)
-    yield Check(
-        f"hyp {P.name}: min ⟪∇F, E_k g⟫ - μ‖∇F‖²",
-        float(np.min(np.sum(g * mean, 1) - P.mu * g2)),
-        ">=",
-        0.0,
-        1e-12,
-    )
-    yield Check(
-        f"hyp {P.name}: max ‖E_k g‖ - μ_G‖∇F‖",
-        float(np.max(np.linalg.norm(mean, axis=1) - P.muG * np.sqrt(g2))),
-        "<=",
-        0.0,
-        1e-12,
-    )
-    yield Check(f"hyp {P.name}: μ ≤ μ_G", P.mu, "<=", P.muG)
-
-
 def mc(x: np.ndarray) -> tuple[float, float]:
     """Mean and standard error along the last axis."""
     return float(np.mean(x)), float(np.std(x) / np.sqrt(x.shape[-1]))
@@ -254,15 +242,86 @@ def runs(ctx: Context) -> int:
 
 K_GRID = [0, 1, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 50, 75, 100, 150, 200]
 
+
+# ---------------------------------------------------------------- the instances
+
+
+@dataclass
+class Setting:
+    """One instance of the statements: the objective and its oracle (``problem``), the constants
+    the statement is applied with (L, c, μ, μ_G, M, M_V, F_inf), the stepsizes and the horizon."""
+
+    problem: Problem
+    L: float
+    c: float
+    mu: float
+    muG: float
+    M: float
+    MV: float
+    Finf: float
+    kind: str  # "const": α_k = a; "harm": α_k = β/(γ + k + 1)
+    a: float = 0.0
+    beta: float = 0.0
+    gamma: float = 0.0
+    K: int = 200
+    alpha: Callable[[np.ndarray], np.ndarray] | None = None
+    d: int = 0
+
+    def steps(self, k: np.ndarray) -> np.ndarray:
+        if self.alpha is not None:
+            return self.alpha(k)
+        if self.kind == "const":
+            return np.full(k.shape, self.a)
+        return self.beta / (self.gamma + k + 1)
+
+    @property
+    def MG(self) -> float:
+        return self.MV + self.muG**2
+
+    def __str__(self) -> str:
+        sched = (
+            f"α_k = a = {self.a:.4g}"
+            if self.kind == "const"
+            else f"α_k = β/(γ+k+1), β = {self.beta:.4g}, γ = {self.gamma:.4g}"
+        )
+        return f"{self.problem.label()}, F_inf = {self.Finf:.6g}, {sched}, K = {self.K}"
+
+
+def setting(ctx: Context, name: str, kind: str, x: float, y: float = 0.0, K: int = 200) -> Setting:
+    P = PROBS[name]
+    return Setting(
+        P,
+        P.L,
+        P.c,
+        P.mu,
+        P.muG,
+        P.M,
+        P.MV,
+        P.Finf,
+        kind,
+        a=x if kind == "const" else 0.0,
+        beta=x if kind == "harm" else 0.0,
+        gamma=y,
+        K=K,
+        d=P.d,
+    )
+
+
 # ---------------------------------------------------------------- Lemma 4.4
 
 
-def lemma_4_4(ctx: Context, half_a: float = 0.5, drop_mv: bool = False) -> Iterator[Check]:
+def lemma_4_4(
+    ctx: Context,
+    half_a: float = 0.5,
+    half_b: float = 0.5,
+    half_m: float = 0.5,
+    drop_mv: bool = False,
+) -> Iterator[Check]:
     n = ctx.size(quick=4000, full=100_000)
     rng = ctx.rng(10)
-    for P in PROBS.values():
-        yield from hyp_checks(P, rng)
-        MG = P.muG**2 if drop_mv else P.MG
+    for name, P in PROBS.items():
+        s = ctx.instance(setting, name, "const", P.amax())
+        MG = P.muG**2 if drop_mv else s.MG
         for j in range(4):
             w = P.m + 2.5 * rng.standard_normal(P.d)
             gw = P.grad(w)
@@ -272,7 +331,7 @@ def lemma_4_4(ctx: Context, half_a: float = 0.5, drop_mv: bool = False) -> Itera
                 gn2 = np.sum(g * g, axis=1)
                 # (4.10a) as the mean of a per-sample difference (common random numbers)
                 phi = (
-                    P.F(w - alpha * g) - P.F(w) + P.mu * alpha * g2w - half_a * alpha**2 * P.L * gn2
+                    P.F(w - alpha * g) - P.F(w) + s.mu * alpha * g2w - half_a * alpha**2 * s.L * gn2
                 )
                 m, se = mc(phi)
                 tag = f"{P.label()}, point #{j}, α = {alpha:.4g}, {n} draws"
@@ -282,16 +341,21 @@ def lemma_4_4(ctx: Context, half_a: float = 0.5, drop_mv: bool = False) -> Itera
                     "<=",
                     0.0,
                     5 * se,
+                    clause="(4.10a)",
                 )
                 m2, se2 = mc(gn2)
-                lhs = -P.mu * alpha * g2w + 0.5 * alpha**2 * P.L * m2
-                rhs = -(P.mu - 0.5 * alpha * P.L * MG) * alpha * g2w + 0.5 * alpha**2 * P.L * P.M
+                lhs = -s.mu * alpha * g2w + half_a * alpha**2 * s.L * m2
+                rhs = (
+                    -(s.mu - half_b * alpha * s.L * MG) * alpha * g2w
+                    + half_m * alpha**2 * s.L * s.M
+                )
                 yield Check(
                     f"(4.10b) middle ≤ -(μ - ½αL·M_G)α‖∇F‖² + ½α²LM ({tag})",
                     lhs,
                     "<=",
                     rhs,
-                    5 * 0.5 * alpha**2 * P.L * se2,
+                    5 * half_a * alpha**2 * s.L * se2,
+                    clause="(4.10b)",
                 )
 
 
@@ -300,19 +364,17 @@ def lemma_4_4(ctx: Context, half_a: float = 0.5, drop_mv: bool = False) -> Itera
 
 def theorem_4_6(ctx: Context, two: float = 2.0, rate: float = 1.0) -> Iterator[Check]:
     R = runs(ctx)
-    rng = ctx.rng(20)
     for name in ("iso", "aniso"):
         P = PROBS[name]
-        yield from hyp_checks(P, rng)
         for frac in (1.0, 0.25):
-            a = frac * P.amax()
-            yield Check(f"hyp {P.name}: 0 < a ≤ μ/(L M_G) (a = {a:.4g})", a, "<=", P.amax())
+            s = ctx.instance(setting, name, "const", frac * P.amax())
+            a = s.a
             Fs, _ = run(ctx.seed, R, 21 + int(frac == 1.0), name, "const", 200, a)
-            B = a * P.L * P.M / (two * P.c * P.mu)
+            B = a * s.L * s.M / (two * s.c * s.mu)
             gap0 = float(P.F(P.w0)) - P.Fstar
             for k in K_GRID:
                 m, se = mc(Fs[k] - P.Fstar)
-                bound = B + (1 - rate * a * P.c * P.mu) ** k * (gap0 - B)
+                bound = B + (1 - rate * a * s.c * s.mu) ** k * (gap0 - B)
                 yield Check(
                     "E[F(w_k) - F_*] ≤ B + (1-acμ)^k(F(w₀) - F_* "
                     f"- B) ({P.label()}, a = {a:.4g}, k = {k}, "
@@ -322,8 +384,7 @@ def theorem_4_6(ctx: Context, two: float = 2.0, rate: float = 1.0) -> Iterator[C
                     bound,
                     5 * se + 1e-12 * (1 + abs(bound)),
                 )
-            Bt = a * P.L * P.M / (2 * P.c * P.mu)
-            tail = Bt + (1 - a * P.c * P.mu) ** 10_000 * (gap0 - Bt)
+            tail = B + (1 - rate * a * s.c * s.mu) ** 10_000 * (gap0 - B)
             yield Check(
                 f"bound at k = 10⁴ equals B = aLM/(2cμ) ({P.name}, a = {a:.4g})",
                 tail,
@@ -336,24 +397,14 @@ def theorem_4_6(ctx: Context, two: float = 2.0, rate: float = 1.0) -> Iterator[C
 # ---------------------------------------------------------------- Theorem 4.7
 
 
-def theorem_4_7(ctx: Context, two: float = 2.0, gamma_factor: bool = True) -> Iterator[Check]:
+def theorem_4_7(ctx: Context, two: float = 2.0, shift: float = 1.0) -> Iterator[Check]:
     R = runs(ctx)
-    rng = ctx.rng(30)
     for name in ("iso", "aniso"):
         P = PROBS[name]
-        yield from hyp_checks(P, rng)
         for bcm, w0 in ((2.0, None), (1.5, None), (2.0, tuple(P.m))):
             beta = bcm / (P.c * P.mu)
             gamma = beta / P.amax() - 1
-            yield Check(
-                f"hyp {P.name}: β/(γ+1) ≤ μ/(L M_G) (β = {beta:.4g}, γ = {gamma:.4g})",
-                beta / (gamma + 1),
-                "<=",
-                P.amax(),
-                1e-12,
-            )
-            yield Check(f"hyp {P.name}: γ > 0 (γ = {gamma:.4g})", gamma, ">", 0.0)
-            yield Check(f"hyp {P.name}: βcμ > 1 (β = {beta:.4g})", beta * P.c * P.mu, ">", 1.0)
+            s = ctx.instance(setting, name, "harm", beta, gamma)
             Fs, _ = run(
                 ctx.seed,
                 R,
@@ -368,8 +419,8 @@ def theorem_4_7(ctx: Context, two: float = 2.0, gamma_factor: bool = True) -> It
             start = np.asarray(P.w0 if w0 is None else w0)
             gap0 = float(P.F(start)) - P.Fstar
             nu = max(
-                beta**2 * P.L * P.M / (two * (beta * P.c * P.mu - 1)),
-                (gamma + 1 if gamma_factor else 1) * gap0,
+                beta**2 * s.L * s.M / (two * (beta * s.c * s.mu - 1)),
+                (gamma + shift) * gap0,
             )
             where = "w₀ = optimum" if w0 is not None else "far w₀"
             for k in K_GRID:
@@ -391,17 +442,16 @@ def theorem_4_7(ctx: Context, two: float = 2.0, gamma_factor: bool = True) -> It
 
 def theorem_4_8(ctx: Context, two: float = 2.0, noise: float = 1.0) -> Iterator[Check]:
     R = runs(ctx)
-    rng = ctx.rng(40)
     for name, frac in (("iso", 1.0), ("cos", 1.0 / 3), ("aniso", 1.0)):
         P = PROBS[name]
-        yield from hyp_checks(P, rng)
-        a = frac * P.amax()
+        s = ctx.instance(setting, name, "const", frac * P.amax())
+        a = s.a
         _, G2 = run(ctx.seed, R, 41, name, "const", 200, a)
         cum = np.cumsum(G2, axis=0)  # cum[K-1] = Σ_{k<K}
         F0 = float(P.F(P.w0))
         for K in K_GRID:
-            tag = f"{P.label()}, F_inf = {P.Finf:.6g}, a = {a:.4g}, K = {K}, {R} runs"
-            bound = K * a * P.L * P.M * noise / P.mu + two * (F0 - P.Finf) / (P.mu * a)
+            tag = f"{P.label()}, F_inf = {s.Finf:.6g}, a = {a:.4g}, K = {K}, {R} runs"
+            bound = K * a * s.L * s.M * noise / s.mu + two * (F0 - s.Finf) / (s.mu * a)
             m, se = mc(cum[K - 1]) if K > 0 else (0.0, 0.0)
             yield Check(
                 f"E[Σ_(k<K) ‖∇F(w_k)‖²] ≤ KaLM/μ + 2(F(w₀) - F_inf)/(μa) ({tag})",
@@ -409,23 +459,25 @@ def theorem_4_8(ctx: Context, two: float = 2.0, noise: float = 1.0) -> Iterator[
                 "<=",
                 bound,
                 5 * se + 1e-12 * (1 + bound),
+                clause="sum",
             )
             if K > 0:
-                avg = a * P.L * P.M * noise / P.mu + two * (F0 - P.Finf) / (K * P.mu * a)
+                avg = a * s.L * s.M * noise / s.mu + two * (F0 - s.Finf) / (K * s.mu * a)
                 yield Check(
                     f"E[(1/K)Σ_(k<K) ‖∇F(w_k)‖²] ≤ aLM/μ + 2(F(w₀) - F_inf)/(Kμa) ({tag})",
                     m / K,
                     "<=",
                     avg,
                     5 * se / K + 1e-12 * (1 + avg),
+                    clause="average",
                 )
-        lim = a * P.L * P.M / P.mu
-        far = lim + 2 * (F0 - P.Finf) / (1e12 * P.mu * a)
+        lim = a * s.L * s.M / s.mu
+        far = lim + two * (F0 - s.Finf) / (1e12 * s.mu * a)
         yield Check(
             f"average bound at K = 10¹² is within 1e-6 of aLM/μ ({P.name}, a = {a:.4g})",
             far,
             "==",
-            a * P.L * P.M * noise / P.mu,
+            noise * lim,
             1e-6,
         )
 
@@ -435,11 +487,9 @@ def theorem_4_8(ctx: Context, two: float = 2.0, noise: float = 1.0) -> Iterator[
 
 def goal(ctx: Context, constant: bool = False) -> Iterator[Check]:
     R = ctx.size(quick=500, full=10_000)
-    rng = ctx.rng(50)
     kmax = 2048
     for name in ("cos", "iso"):
         P = PROBS[name]
-        yield from hyp_checks(P, rng)
         a0 = 2 * P.amax()  # the first steps exceed μ/(L M_G): no small-step condition
         beta = 4 * a0
         gamma = beta / a0 - 1
@@ -448,7 +498,8 @@ def goal(ctx: Context, constant: bool = False) -> Iterator[Check]:
             Fs, G2 = run(ctx.seed, R, 52, name, "const", kmax, P.amax())
             sched = f"α_k = {P.amax():.4g} (constant)"
         else:
-            alphas = beta / (gamma + np.arange(kmax) + 1)
+            s = ctx.instance(setting, name, "harm", beta, gamma, kmax)
+            alphas = s.steps(np.arange(kmax))
             Fs, G2 = run(ctx.seed, R, 51, name, "harm", kmax, beta, gamma)
             sched = f"α_k = {beta:.4g}/({gamma:.4g}+k+1)"
         yield Check(
@@ -456,6 +507,7 @@ def goal(ctx: Context, constant: bool = False) -> Iterator[Check]:
             alphas[0],
             ">=",
             P.amax(),
+            clause="instance",
         )
         k0 = int(np.argmax(alphas <= P.amax()))
         weighted = np.cumsum(
@@ -479,6 +531,7 @@ def goal(ctx: Context, constant: bool = False) -> Iterator[Check]:
                 "<=",
                 P.L * P.M / P.mu * tail2,
                 5 * se,
+                clause="bounded sum (4.30a)",
             )
         dyadic = [K for K in ladder if kmax >= 2 * K]
         incs = [mc(weighted[2 * K - 1] - weighted[K - 1]) for K in dyadic]  # S_2K - S_K
@@ -489,6 +542,7 @@ def goal(ctx: Context, constant: bool = False) -> Iterator[Check]:
                 "<=",
                 i1,
                 5 * np.hypot(s1, s2),
+                clause="convergence of the sum (4.30a)",
             )
         prev = None
         for K in ladder:
@@ -501,6 +555,7 @@ def goal(ctx: Context, constant: bool = False) -> Iterator[Check]:
                 "<=",
                 Sbar / A[K - 1],
                 5 * np.hypot(se, Sbar_se) / A[K - 1],
+                clause="average → 0 (4.30b)",
             )
             if prev is not None:
                 yield Check(
@@ -509,9 +564,221 @@ def goal(ctx: Context, constant: bool = False) -> Iterator[Check]:
                     "<=",
                     prev[1],
                     5 * np.hypot(Gse, prev[2]),
+                    clause="average → 0 (4.30b)",
                 )
             prev = (K, G, Gse)
 
+
+# ---------------------------------------------------------------- hypotheses
+
+STRUCTURAL = {
+    "[m0 : MeasurableSpace Ω]": "Ω: the sample space of the seeded Gaussian draws, with its "
+    "Borel σ-algebra",
+    "[IsProbabilityMeasure P]": "P: the law of the draws (a product of standard Gaussians)",
+}
+LIPSCHITZ = "LipschitzGradient F L"
+STRONG = "StrongConvexOn Set.univ c F"
+REGION = "IteratesInLowerBoundedRegion run F Finf"
+MOMENTS = "MomentConditions run F μ μG M MV"
+POSITIVE_STEPS = "(∀ k, 0 < α k)"
+STEP_BOUND = "a ≤ μ / ((L : ℝ) * gradSecondMomentConst μG MV)"
+DIVERGENT = "Tendsto (fun K : ℕ => ∑ k ∈ Finset.range K, α k) atTop atTop"
+SUMMABLE = "Summable (fun k => α k ^ 2)"
+
+
+def _pairs(rng: np.random.Generator, P: Problem, n: int) -> tuple[np.ndarray, np.ndarray]:
+    w = P.m + 3 * rng.standard_normal((n, P.d))
+    v = w + np.where(np.arange(n)[:, None] < n // 2, 1e-3, 3.0) * rng.standard_normal((n, P.d))
+    return w, v
+
+
+def evidence(ctx: Context, s: Setting) -> Iterator[Check | Structural]:
+    P = s.problem
+    rng = np.random.default_rng([ctx.seed, 90])
+    for hypothesis, reason in STRUCTURAL.items():
+        yield Structural(hypothesis, reason)
+    yield hyp("0 < d", 0, "<", s.d)
+    yield hyp("0 < L", 0.0, "<", s.L)
+    w, v = _pairs(rng, P, 2000)
+    quotient = np.linalg.norm(P.grad(w) - P.grad(v), axis=1) / np.linalg.norm(w - v, axis=1)
+    yield hyp(
+        LIPSCHITZ, float(quotient.max()), "<=", s.L, 1e-9 * s.L, "max ‖∇F(w) − ∇F(v)‖/‖w − v‖"
+    )
+    eye = np.eye(P.d) * 1e-6
+    fd = np.stack([(P.F(w[:50] + e) - P.F(w[:50] - e)) / 2e-6 for e in eye], axis=1)
+    yield hyp(
+        LIPSCHITZ,
+        float(np.abs(fd - P.grad(w[:50])).max()),
+        "<=",
+        1e-5,
+        detail="∇F = central differences of F (differentiable)",
+    )
+    yield hyp("0 < c", 0.0, "<", s.c)
+    gap = (
+        P.F(v)
+        - P.F(w)
+        - np.sum(P.grad(w) * (v - w), axis=1)
+        - s.c / 2 * np.sum((v - w) ** 2, axis=1)
+    )
+    yield hyp(
+        STRONG, float(gap.min()), ">=", 0.0, 1e-9, "min F(v) − F(w) − ⟪∇F(w), v−w⟫ − c/2‖v−w‖²"
+    )
+    yield hyp("0 < μ", 0.0, "<", s.mu)
+    yield hyp("μ ≤ μG", s.mu, "<=", s.muG)
+    yield hyp("0 ≤ M", 0.0, "<=", s.M)
+    yield hyp("0 ≤ MV", 0.0, "<=", s.MV)
+    probe = np.concatenate([w, np.asarray(P.m)[None]])
+    yield hyp(
+        REGION,
+        float(P.F(probe).min() - s.Finf),
+        ">=",
+        0.0,
+        detail="U = ℝ^d (open, holds every iterate): min F − F_inf over 2001 points",
+    )
+    yield from moment_evidence(s, rng)
+    k = np.arange(10**6)
+    steps = s.steps(k)
+    yield hyp(POSITIVE_STEPS, float(steps.min()), ">", 0.0, detail="min over k < 10⁶")
+    yield hyp("0 < a", 0.0, "<", s.a)
+    bound = s.mu / (s.L * s.MG) if s.L * s.MG > 0 else np.inf
+    yield hyp(STEP_BOUND, s.a, "<=", bound, 1e-12 * bound)
+    yield hyp("1 / (c * μ) < β", 1 / (s.c * s.mu) if s.c * s.mu else np.inf, "<", s.beta)
+    yield hyp("0 < γ", 0.0, "<", s.gamma)
+    yield hyp(
+        "β / (γ + 1) ≤ μ / ((L : ℝ) * gradSecondMomentConst μG MV)",
+        s.beta / (s.gamma + 1),
+        "<=",
+        bound,
+        1e-12 * bound,
+    )
+    yield hyp("0 < K", 0, "<", s.K, detail="the largest horizon checked")
+    partial = np.cumsum(steps)
+    for K in (10**2, 10**4, 10**6):
+        lower = s.beta * np.log((s.gamma + K + 1) / (s.gamma + 1))
+        yield hyp(
+            DIVERGENT,
+            float(partial[K - 1]),
+            ">=",
+            float(lower),
+            1e-9 * float(lower),
+            f"Σ_(k<{K}) α_k ≥ β ln((γ+K+1)/(γ+1)), unbounded in K",
+        )
+    yield hyp(
+        SUMMABLE,
+        float(np.sum(steps**2)),
+        "<=",
+        s.beta**2 / s.gamma if s.gamma > 0 else 0.0,
+        detail="Σ_(k<10⁶) α_k² ≤ β²/γ, a bound for every K",
+    )
+
+
+def moment_evidence(s: Setting, rng: np.random.Generator) -> Iterator[Check]:
+    """Assumption 4.3(b)-(c) with the stated constants: in closed form at 200 random points,
+    and the oracle itself by Monte Carlo at one point (20000 draws, 5 s.e.)."""
+    P = s.problem
+    w = P.m + 3 * rng.standard_normal((200, P.d))
+    g = P.grad(w)
+    mean = g @ P.D
+    g2 = np.sum(g * g, axis=1)
+    yield hyp(
+        MOMENTS,
+        float(np.min(np.sum(g * mean, 1) - s.mu * g2)),
+        ">=",
+        0.0,
+        1e-12,
+        "min ⟪∇F, E_k g⟫ − μ‖∇F‖², closed form",
+    )
+    yield hyp(
+        MOMENTS,
+        float(np.max(np.linalg.norm(mean, axis=1) - s.muG * np.sqrt(g2))),
+        "<=",
+        0.0,
+        1e-12,
+        "max ‖E_k g‖ − μ_G‖∇F‖, closed form",
+    )
+    var = P.M + P.MV * g2  # the oracle's conditional variance, exactly
+    yield hyp(
+        MOMENTS,
+        float(np.max(var - (s.M + s.MV * g2))),
+        "<=",
+        0.0,
+        1e-12,
+        "max Var_k g − (M + M_V‖∇F‖²), closed form",
+    )
+    point = w[0]
+    draws = P.oracle(rng, np.repeat(point[None], 20_000, axis=0))
+    err = draws.mean(0) - P.grad(point) @ P.D
+    se = draws.std(0) / np.sqrt(len(draws))
+    yield hyp(
+        MOMENTS,
+        float(np.max(np.abs(err) / se)),
+        "<=",
+        5.0,
+        detail="the oracle's sample mean = D∇F at a point, in standard errors",
+    )
+    sq = np.sum((draws - draws.mean(0)) ** 2, axis=1)
+    stated = s.M + s.MV * float(P.grad(point) @ P.grad(point))
+    yield hyp(
+        MOMENTS,
+        float(sq.mean()),
+        "<=",
+        stated,
+        5 * float(sq.std()) / np.sqrt(len(sq)),
+        "the oracle's sample variance at a point ≤ M + M_V‖∇F‖²",
+    )
+
+
+BASE = (
+    "[m0 : MeasurableSpace Ω]",
+    "[IsProbabilityMeasure P]",
+    "0 < L",
+    LIPSCHITZ,
+)
+SIGNS = ("0 < μ", "μ ≤ μG", "0 ≤ M", "0 ≤ MV")
+CONVEX = ("0 < d", "0 < L", LIPSCHITZ, "0 < c", STRONG, *SIGNS, MOMENTS)
+VIOLATIONS: dict[str, Any] = {
+    "0 < d": {"d": 0},
+    "0 < L": {"L": 0.0},
+    LIPSCHITZ: {"L": 0.5},
+    "0 < c": {"c": 0.0},
+    STRONG: {"c": 10.0},
+    "0 < μ": {"mu": 0.0},
+    "μ ≤ μG": {"mu": 2.0, "muG": 1.0},
+    "0 ≤ M": {"M": -1.0},
+    "0 ≤ MV": {"MV": -1.0},
+    REGION: lambda s: replace(s, Finf=s.Finf + 1.0),
+    MOMENTS: {"M": 0.0, "MV": 0.0},
+    POSITIVE_STEPS: {"alpha": lambda k: np.where(k == 3, 0.0, 0.01)},
+    "0 < a": {"a": 0.0},
+    STEP_BOUND: lambda s: replace(s, a=2 * s.problem.amax()),
+    "1 / (c * μ) < β": lambda s: replace(s, beta=0.5 / (s.c * s.mu)),
+    "0 < γ": {"gamma": 0.0},
+    "β / (γ + 1) ≤ μ / ((L : ℝ) * gradSecondMomentConst μG MV)": lambda s: replace(
+        s, gamma=s.gamma / 10
+    ),
+    "0 < K": {"K": 0},
+    DIVERGENT: lambda s: replace(s, alpha=lambda k: s.beta / (s.gamma + k + 1) ** 2),
+    SUMMABLE: lambda s: replace(s, alpha=lambda k: np.full(k.shape, s.beta / (s.gamma + 1))),
+}
+
+
+def nonvacuity(hypotheses: tuple[str, ...], *args: Any) -> NonVacuity:
+    def chosen(ctx: Context, s: Setting) -> Iterator[Check | Structural]:
+        for item in evidence(ctx, s):
+            label = item.hypothesis if isinstance(item, Structural) else item.label
+            if label.split(" [")[0] in hypotheses:
+                yield item
+
+    return NonVacuity(
+        hypotheses,
+        setting,
+        args,
+        chosen,
+        {h: VIOLATIONS[h] for h in hypotheses if h in VIOLATIONS},
+    )
+
+
+ISO, COS = PROBS["iso"], PROBS["cos"]
 
 CLAIMS = [
     Claim(
@@ -520,9 +787,15 @@ CLAIMS = [
         "expectations by Monte Carlo within 5 s.e.",
         lemma_4_4,
         {
-            "(4.10a) with ¼α²L instead of ½α²L": lambda ctx: lemma_4_4(ctx, half_a=0.25),
-            "(4.10b) with M_G = μ_G² (M_V dropped)": lambda ctx: lemma_4_4(ctx, drop_mv=True),
+            "(4.10a) with ¼α²L instead of ½α²L": {"half_a": 0.25},
+            "(4.10b) with M_G = μ_G² (M_V dropped)": {"drop_mv": True},
         },
+        nonvacuity((*BASE, *SIGNS, REGION, MOMENTS, POSITIVE_STEPS), "iso", "const", ISO.amax()),
+        (
+            Constant("half_a", 0.5, "½ in ½α_k²L E_k‖g_k‖² (4.10a)"),
+            Constant("half_b", 0.5, "½ in (μ − ½α_kL M_G) (4.10b)"),
+            Constant("half_m", 0.5, "½ in ½α_k²LM (4.10b)"),
+        ),
     ),
     Claim(
         "theorem-4-6",
@@ -530,9 +803,14 @@ CLAIMS = [
         "B), B = aLM/(2cμ), simulated (5 s.e.); the bound → B",
         theorem_4_6,
         {
-            "B = aLM/(4cμ) (2 → 4)": lambda ctx: theorem_4_6(ctx, two=4.0),
-            "(1 - 2acμ)^k instead of (1 - acμ)^k": lambda ctx: theorem_4_6(ctx, rate=2.0),
+            "B = aLM/(4cμ) (2 → 4)": {"two": 4.0},
+            "(1 - 2acμ)^k instead of (1 - acμ)^k": {"rate": 2.0},
         },
+        nonvacuity((*BASE[:2], *CONVEX, "0 < a", STEP_BOUND), "iso", "const", ISO.amax()),
+        (
+            Constant("two", 2.0, "2 in B = aLM/(2cμ)"),
+            Constant("rate", 1.0, "1 in (1 − 1·acμ)^k"),
+        ),
     ),
     Claim(
         "theorem-4-7",
@@ -540,9 +818,26 @@ CLAIMS = [
         "max{β²LM/(2(βcμ - 1)), (γ + 1)(F(w₀) - F_*)}, simulated (5 s.e.)",
         theorem_4_7,
         {
-            "ν with β²LM/(20(βcμ - 1)) (2 → 20)": lambda ctx: theorem_4_7(ctx, two=20.0),
-            "ν without the factor (γ + 1)": lambda ctx: theorem_4_7(ctx, gamma_factor=False),
+            "ν with β²LM/(20(βcμ - 1)) (2 → 20)": {"two": 20.0},
+            "ν with γ(F(w₀) − F_*) instead of (γ + 1)(F(w₀) − F_*)": {"shift": 0.0},
         },
+        nonvacuity(
+            (
+                *BASE[:2],
+                *CONVEX,
+                "1 / (c * μ) < β",
+                "0 < γ",
+                "β / (γ + 1) ≤ μ / ((L : ℝ) * gradSecondMomentConst μG MV)",
+            ),
+            "iso",
+            "harm",
+            2.0 / (ISO.c * ISO.mu),
+            2.0 / (ISO.c * ISO.mu) / ISO.amax() - 1,
+        ),
+        (
+            Constant("two", 2.0, "2 in β²LM/(2(βcμ − 1))"),
+            Constant("shift", 1.0, "1 in (γ + 1)(F(w₀) − F_*)"),
+        ),
     ),
     Claim(
         "theorem-4-8",
@@ -551,9 +846,19 @@ CLAIMS = [
         "the average bound → aLM/μ",
         theorem_4_8,
         {
-            "2(F(w₀) - F_inf) → 1.5(F(w₀) - F_inf)": lambda ctx: theorem_4_8(ctx, two=1.5),
-            "aLM/μ → aLM/(2μ)": lambda ctx: theorem_4_8(ctx, noise=0.5),
+            "2(F(w₀) - F_inf) → 1.5(F(w₀) - F_inf)": {"two": 1.5},
+            "aLM/μ → aLM/(2μ)": {"noise": 0.5},
         },
+        nonvacuity(
+            (*BASE, *SIGNS, REGION, MOMENTS, "0 < a", STEP_BOUND, "0 < K"),
+            "cos",
+            "const",
+            COS.amax() / 3,
+        ),
+        (
+            Constant("two", 2.0, "2 in 2(F(w₀) − F_inf)/(μa)"),
+            Constant("noise", 1.0, "1 in KaLM/μ"),
+        ),
     ),
     Claim(
         "goal",
@@ -563,6 +868,16 @@ CLAIMS = [
         "dyadic increments decrease, and S_K/A_K decreases "
         "below S̄/A_K → 0 (5 s.e.)",
         goal,
-        {"Σα_k² < ∞ dropped (constant stepsize μ/(L M_G))": lambda ctx: goal(ctx, constant=True)},
+        {"Σα_k² < ∞ dropped (constant stepsize μ/(L M_G))": {"constant": True}},
+        nonvacuity(
+            (*BASE, *SIGNS, REGION, MOMENTS, POSITIVE_STEPS, DIVERGENT, SUMMABLE),
+            "cos",
+            "harm",
+            8 * COS.amax(),
+            3.0,
+            2048,
+        ),
+        notes="Theorem 4.10 states limits, with no constant: its strength is the "
+        "dropped-summability variant and the flips",
     ),
 ]

@@ -25,17 +25,29 @@ these are checked against central finite differences of L. Everything else is ex
   ∇L = 0 are unchanged; for M ∈ {1, 10, 10³, 10⁶}, α is chosen as in the proof of Theorem 4
   (α² λ_max(H_vv) ≥ M, and α⁻² λ_max(H_WW) ≥ M from the other side) and
   ‖H(T_αθ*)‖₂ ≥ M with predictions unchanged at that α.
+
+Non-vacuity: the instance is the network (d = 3, h = 4), the MSE on the five inputs with the
+fitted targets, θ*, α = 10 and M = 1000. ``Continuous (paramLoss d h ℓ)`` is checked as a
+modulus of continuity at θ* (``|L(θ* + δu) − L(θ*)|`` for δ = 10⁻⁸ along random unit ``u``;
+a step functional is rejected), ``LocallyTwiceDifferentiableAt`` through the smallest
+pre-activation (no ReLU kink within reach, so L is a polynomial near θ*), ``IsLocalMin`` as
+``L(θ*) = 0`` for a loss that is ≥ 0, and ``fderiv … θ ≠ 0`` through ‖H(θ*)‖₂ > 0.
+
+Constants: the powers of α in ``T_α(W, v) = (α¹W, α⁻¹v)`` (``layerScaling``). Every check is
+an exact identity in them, so a 1% change of either power is caught.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from math import isqrt
+from typing import Any
 
 import numpy as np
 
-from missions.witness import Check, Claim, Context
+from missions.witness import Check, Claim, Constant, Context, NonVacuity, hyp
 
 F = Fraction
 D, H = 3, 4
@@ -58,6 +70,7 @@ W_STAR: Mat = [
 ]
 V_STAR: Vec = [F(1), F(-2), F(1, 2), F(3, 2)]
 ALPHAS = (F(1, 10), F(1), F(7, 3), F(10), F(100))
+ONE = F(1)
 
 
 # ---------------------------------------------------------------- model
@@ -73,16 +86,20 @@ def net(theta: Theta, x: Vec) -> Fraction:
     return sum((max(z, F(0)) * vj for z, vj in zip(preacts(theta, x), theta[1], strict=True)), F(0))
 
 
-def scale(alpha: Fraction, theta: Theta) -> Theta:
-    """T_α(W, v) = (α W, α⁻¹ v)."""
-    w, v = theta
-    return [[alpha * e for e in row] for row in w], [e / alpha for e in v]
+def power(alpha: Fraction, p: Fraction) -> Any:
+    """α^p: exact for an integer power, a float otherwise (perturbed constants only)."""
+    if p.denominator == 1:
+        return alpha ** int(p)
+    return float(alpha) ** float(p)
 
 
-def scale_wrong(alpha: Fraction, theta: Theta) -> Theta:
-    """Wrong variant: (α W, α v)."""
+def scale(
+    alpha: Fraction, theta: Theta, w_power: Fraction = ONE, v_power: Fraction = -ONE
+) -> Theta:
+    """T_α(W, v) = (α W, α⁻¹ v) (with the powers of α as parameters)."""
     w, v = theta
-    return [[alpha * e for e in row] for row in w], [e * alpha for e in v]
+    aw, av = power(alpha, w_power), power(alpha, v_power)
+    return [[aw * e for e in row] for row in w], [av * e for e in v]
 
 
 def flat(theta: Theta) -> Vec:
@@ -208,7 +225,15 @@ def other_loss(theta: Theta) -> Fraction:
     )
 
 
-def scaling_invariance(ctx: Context, t_alpha: Scaling = scale) -> Iterator[Check]:
+def scaling(w_power: Fraction, v_power: Fraction) -> Scaling:
+    return lambda alpha, theta: scale(alpha, theta, w_power, v_power)
+
+
+def scaling_invariance(
+    ctx: Context, w_power: Fraction = ONE, v_power: Fraction = -ONE
+) -> Iterator[Check]:
+    t_alpha = scaling(w_power, v_power)
+    ctx.instance(setting)
     rng = ctx.rng(1)
     probe = [[F(0)] * D] + [rational_vec(rng, D, 5) for _ in range(39)]
     zero_v: Theta = (W_STAR, [F(0)] * H)
@@ -261,14 +286,18 @@ def scaling_invariance(ctx: Context, t_alpha: Scaling = scale) -> Iterator[Check
             )
 
 
-def derivative_transformation(ctx: Context, inverse: bool = True) -> Iterator[Check]:
+def derivative_transformation(
+    ctx: Context, w_power: Fraction = ONE, v_power: Fraction = -ONE, inverse: bool = True
+) -> Iterator[Check]:
+    t_alpha = scaling(w_power, v_power)
+    ctx.instance(setting)
     rng = ctx.rng(2)
     n = D * H + H
     yield from finite_difference_checks(THETA_STAR, Y_OTHER, "θ* with shifted targets")
     for name, y in (("critical θ*", Y_STAR), ("non-critical θ* (shifted targets)", Y_OTHER)):
         g0, h0 = grad(THETA_STAR, y), hessian(THETA_STAR, y)
         for alpha in ALPHAS:
-            scaled = scale(alpha, THETA_STAR)
+            scaled = t_alpha(alpha, THETA_STAR)
             yield Check(
                 f"{name}, α={alpha}: min |pre-activation| at T_αθ > 0",
                 min_abs_preact(scaled),
@@ -279,7 +308,7 @@ def derivative_transformation(ctx: Context, inverse: bool = True) -> Iterator[Ch
             back = F(1) / alpha if inverse else alpha
             for r in range(3):
                 u, w = rational_vec(rng, n), rational_vec(rng, n)
-                tu, tw = flat(scale(back, unflat(u))), flat(scale(back, unflat(w)))
+                tu, tw = flat(t_alpha(back, unflat(u))), flat(t_alpha(back, unflat(w)))
                 yield Check(
                     f"{name}, α={alpha}, direction {r}: DL(T_αθ)[u] = DL(θ)[T_(1/α)u]",
                     dot(g1, u),
@@ -301,11 +330,15 @@ def ceil_sqrt(q: Fraction, den: int = 1000) -> Fraction:
 
 def goal(
     ctx: Context,
-    t_alpha: Scaling = scale,
-    theta: Theta = THETA_STAR,
-    y: Vec = Y_STAR,
-    xs: Sequence[Vec] = INPUTS,
+    w_power: Fraction = ONE,
+    v_power: Fraction = -ONE,
+    dead: bool = False,
 ) -> Iterator[Check]:
+    t_alpha = scaling(w_power, v_power)
+    s = ctx.instance(setting)
+    theta, y, xs = (
+        (THETA_DEAD, [F(0)] * len(DEAD_INPUTS), DEAD_INPUTS) if dead else (s.theta, s.y, s.xs)
+    )
     h0 = hessian(theta, y, xs)
     lab = "θ*" if theta is THETA_STAR else "θ₀"
     yield Check(f"{lab}: L(θ) = 0 (global, hence local, minimum)", loss(theta, y, xs), "==", F(0))
@@ -362,9 +395,140 @@ THETA_DEAD: Theta = ([[F(-1)] * H for _ in range(D)], V_STAR)
 DEAD_INPUTS: list[Vec] = [[abs(e) + F(1, 10) for e in x] for x in INPUTS]
 
 
-def dead_goal(ctx: Context) -> Iterator[Check]:
-    """Nonzero-Hessian hypothesis dropped: a critical minimum with H = 0 (every unit dead)."""
-    return goal(ctx, theta=THETA_DEAD, y=[F(0)] * len(DEAD_INPUTS), xs=DEAD_INPUTS)
+# ---------------------------------------------------------------- hypotheses
+
+
+@dataclass
+class Setting:
+    """The statements' data: d, h, the loss ℓ (MSE on ``xs`` against ``y``, or a step
+    functional), the parameter θ, the scale α and the bound M."""
+
+    d: int
+    h: int
+    theta: Theta
+    y: Vec
+    xs: list[Vec]
+    alpha: Fraction
+    M: Fraction
+    step_loss: bool = False
+
+    def loss(self, theta: Theta) -> Fraction:
+        if self.step_loss:  # a discontinuous function-based loss: [f(x₀) ≥ f_θ*(x₀)]
+            return F(int(net(theta, self.xs[0]) >= net(self.theta, self.xs[0])))
+        return loss(theta, self.y, self.xs)
+
+    def __str__(self) -> str:
+        return (
+            f"d = {self.d}, h = {self.h}, ℓ = MSE on {len(self.xs)} inputs with fitted targets, "
+            f"θ = θ*, α = {self.alpha}, M = {self.M}"
+        )
+
+
+def setting(ctx: Context) -> Setting:
+    return Setting(D, H, THETA_STAR, list(Y_STAR), list(INPUTS), F(10), F(1000))
+
+
+def continuity_modulus(s: Setting, rng: np.random.Generator) -> Fraction:
+    """max |L(θ + δu) − L(θ)| over 20 random directions u (entries in [-1, 1]), δ = 10⁻⁸."""
+    base = s.loss(s.theta)
+    worst = F(0)
+    for _ in range(20):
+        u = [F(int(k), 1000) for k in rng.integers(-1000, 1001, D * H + H)]
+        moved = unflat([a + F(1, 10**8) * b for a, b in zip(flat(s.theta), u, strict=True)])
+        worst = max(worst, abs(s.loss(moved) - base))
+    return worst
+
+
+def evidence(ctx: Context, s: Setting) -> Iterator[Check]:
+    yield hyp("0 < d", 0, "<", s.d)
+    yield hyp("0 < h", 0, "<", s.h)
+    yield hyp("0 < α", 0, "<", s.alpha)
+    yield hyp("0 < M", 0, "<", s.M)
+    yield hyp(
+        "Continuous (paramLoss d h ℓ)",
+        continuity_modulus(s, np.random.default_rng([ctx.seed, 7])),
+        "<=",
+        F(1, 10**4),
+        detail="max |L(θ+δu) − L(θ)| at δ = 1e-8 over 20 directions",
+    )
+    yield hyp(
+        "LocallyTwiceDifferentiableAt (paramLoss d h ℓ) θ",
+        min_abs_preact(s.theta, s.xs),
+        ">",
+        0,
+        detail="least |pre-activation| at θ: L is a polynomial near θ",
+    )
+    yield hyp(
+        "fderiv ℝ (paramLoss d h ℓ) θ = 0",
+        max(abs(g) for g in grad(s.theta, s.y, s.xs)),
+        "==",
+        0,
+        detail="max |∂L/∂θ|, exact",
+    )
+    yield hyp(
+        "IsLocalMin (paramLoss d h ℓ) θ",
+        s.loss(s.theta),
+        "==",
+        0,
+        detail="L(θ) = 0 and L ≥ 0: a global, hence local, minimum",
+    )
+    yield hyp(
+        "fderiv ℝ (fderiv ℝ (paramLoss d h ℓ)) θ ≠ 0",
+        spectral_norm(hessian(s.theta, s.y, s.xs)),
+        ">",
+        0,
+        detail="‖H(θ)‖₂",
+    )
+
+
+H_BASE = ("0 < d", "0 < h")
+H_REG = ("Continuous (paramLoss d h ℓ)", "LocallyTwiceDifferentiableAt (paramLoss d h ℓ) θ")
+H_GOAL = (
+    "fderiv ℝ (paramLoss d h ℓ) θ = 0",
+    "IsLocalMin (paramLoss d h ℓ) θ",
+    "fderiv ℝ (fderiv ℝ (paramLoss d h ℓ)) θ ≠ 0",
+    "0 < M",
+)
+# column 0 of W is (1, 0, 1): the first input (1, 2, -1) puts hidden unit 0 at its kink
+ZERO_PREACT: Theta = (
+    [[F(1), *W_STAR[0][1:]], [F(0), *W_STAR[1][1:]], [F(1), *W_STAR[2][1:]]],
+    V_STAR,
+)
+VIOLATIONS: dict[str, Any] = {
+    "0 < d": {"d": 0},
+    "0 < h": {"h": 0},
+    "0 < α": {"alpha": F(0)},
+    "0 < M": {"M": F(0)},
+    "Continuous (paramLoss d h ℓ)": {"step_loss": True},
+    "LocallyTwiceDifferentiableAt (paramLoss d h ℓ) θ": {
+        "theta": ZERO_PREACT,
+        "y": targets(ZERO_PREACT),
+    },
+    "fderiv ℝ (paramLoss d h ℓ) θ = 0": {"y": Y_OTHER},
+    "IsLocalMin (paramLoss d h ℓ) θ": {"y": Y_OTHER},
+    "fderiv ℝ (fderiv ℝ (paramLoss d h ℓ)) θ ≠ 0": {
+        "theta": THETA_DEAD,
+        "y": [F(0)] * len(DEAD_INPUTS),
+        "xs": DEAD_INPUTS,
+    },
+}
+
+
+def nonvacuity(hypotheses: tuple[str, ...]) -> NonVacuity:
+    return NonVacuity(
+        hypotheses,
+        setting,
+        (),
+        lambda ctx, s: (c for c in evidence(ctx, s) if c.label.split(" [")[0] in hypotheses),
+        {h: VIOLATIONS[h] for h in hypotheses},
+    )
+
+
+POWERS = (
+    Constant("w_power", ONE, "power 1 of α on W in T_α = (αW, α⁻¹v)"),
+    Constant("v_power", -ONE, "power −1 of α on v in T_α = (αW, α⁻¹v)"),
+)
+WRONG_SCALING = {"v_power": ONE}  # T_α(W, v) = (αW, αv)
 
 
 CLAIMS = [
@@ -373,30 +537,32 @@ CLAIMS = [
         "exact: f_{T_αθ} = f_θ on 40 inputs and L(T_αθ) = L(θ) (MSE and a max-abs loss) for "
         "α ∈ {1/10, 1, 7/3, 10, 100}; minimality of the fitted θ* and descent directions at a "
         "non-minimum are transported by T_α",
-        lambda ctx: scaling_invariance(ctx),
-        {"T_α(W, v) = (αW, αv)": lambda ctx: scaling_invariance(ctx, scale_wrong)},
+        scaling_invariance,
+        {"T_α(W, v) = (αW, αv)": WRONG_SCALING},
+        nonvacuity((*H_BASE, "0 < α")),
+        POWERS,
     ),
     Claim(
         "derivative-transformation",
         "exact, MSE at a critical and a non-critical point: DL(T_αθ)[u] = DL(θ)[T_{1/α}u] and "
         "H(T_αθ)[u,w] = H(θ)[T_{1/α}u, T_{1/α}w] on random rational directions; closed-form "
         "derivatives checked by finite differences",
-        lambda ctx: derivative_transformation(ctx),
-        {
-            "rule with T_α instead of T_{1/α}": lambda ctx: derivative_transformation(
-                ctx, inverse=False
-            )
-        },
+        derivative_transformation,
+        {"rule with T_α instead of T_{1/α}": {"inverse": False}},
+        nonvacuity((*H_BASE, *H_REG, "0 < α")),
+        POWERS,
     ),
     Claim(
         "goal",
         "exactly fitted θ* (critical minimum, H ≠ 0): for M ∈ {1, 10, 10³, 10⁶} and α from "
         "α²λ_max(H_vv) ≥ M or α⁻²λ_max(H_WW) ≥ M, ‖H(T_αθ*)‖₂ ≥ M with predictions, loss and "
         "∇L = 0 unchanged",
-        lambda ctx: goal(ctx),
+        goal,
         {
-            "T_α(W, v) = (αW, αv)": lambda ctx: goal(ctx, scale_wrong),
-            "nonzero-Hessian hypothesis dropped (all units dead)": dead_goal,
+            "T_α(W, v) = (αW, αv)": WRONG_SCALING,
+            "nonzero-Hessian hypothesis dropped (all units dead)": {"dead": True},
         },
+        nonvacuity((*H_BASE, *H_REG, *H_GOAL)),
+        POWERS,
     ),
 ]

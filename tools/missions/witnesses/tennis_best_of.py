@@ -22,22 +22,36 @@ n > 1, labelled as such): (a, b, c) = (9/10, 1/10, 0), q = 3/5, m = 3 gives 729/
 too. The full budget adds q ∈ {3/5, 99/100}, odd n, m up to 9 for (a), n up to 6,
 ms ∈ {[7], [3, 5], [5, 3], [3, 3, 3]} and two more rules for (d).
 
-Wrong variants: the inequality flipped; a hypothesis dropped (q < 1/2, n = 1, empty ms, a ≤ c,
-and for (d) b < 1/2 on n > 1 instances, which contain failures such as the notes' example
-(3/4, 1/20, 1/5), q = 51/100, m = 3, n = 3: 0.47851 against 0.47164). Dropping 1/2 < q in
-part (d) is not a wrong variant: the strict-win rule is not player-symmetric, and the grid's
-q < 1/2 instances with b ≥ 1/2 still satisfy nested < flat.
+Wrong variants (overrides of each check source's parameters): the inequality flipped; a
+hypothesis dropped (q < 1/2, n = 1, empty ms, a ≤ c, and for (d) b < 1/2 on n > 1 instances,
+which contain failures such as the notes' example (3/4, 1/20, 1/5), q = 51/100, m = 3, n = 3:
+0.47851 against 0.47164). Dropping 1/2 < q in part (d) is not a wrong variant: the strict-win
+rule is not player-symmetric, and the grid's q < 1/2 instances with b ≥ 1/2 still satisfy
+nested < flat.
+
+Non-vacuity: each part's instance is its whole grid (every (q, n, m or ms, rule) the part
+checks), and each hypothesis of the Lean statement is checked for every member (as a minimum
+or maximum over the grid), so every grid point is a witness of non-vacuity and a typo in a
+grid cannot put an instance outside the hypotheses. The goal's parts are the four grids.
+
+Constants. Parts (a) and (d) state no number in their conclusion (their strength is the flip
+and the dropped hypotheses). Parts (b) and (c) use the fair coin's weight 1/2 on ties
+(``TieRule.winProb``); the inequality nested < flat is strict but not sharp in it, so only
+large changes of the weight are detected (measured figures in the README).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
 from fractions import Fraction
 from math import lcm, prod
+from typing import Any
 
-from missions.witness import Check, Claim, Context
+from missions.witness import Check, Claim, Constant, Context, NonVacuity, hyp
 
 F = Fraction
+HALF = F(1, 2)  # the fair coin's weight on ties
 
 # A law on ℤ supported on [-n, n]: (numerators, denominator); entry i is the mass at i - n.
 Law = tuple[tuple[int, ...], int]
@@ -86,9 +100,9 @@ def tie_prob(law: Law) -> Fraction:
     return F(nums[(len(nums) - 1) // 2], den)
 
 
-def win_prob(rule: str, n: int, law: Law) -> Fraction:
+def win_prob(rule: str, n: int, law: Law, coin: Fraction = HALF) -> Fraction:
     if rule == "fairCoin":
-        return ahead_prob(n, law) + F(1, 2) * tie_prob(law)
+        return ahead_prob(n, law) + coin * tie_prob(law)
     if rule == "strictWin":
         return ahead_prob(n, law)
     raise ValueError(rule)
@@ -105,16 +119,30 @@ def nested_win_prob(ms: Sequence[int], q: Fraction) -> Fraction:
 
 
 def nested_match(
-    rule: str, a: Fraction, b: Fraction, c: Fraction, n: int, ms: Sequence[int], q: Fraction
+    rule: str,
+    a: Fraction,
+    b: Fraction,
+    c: Fraction,
+    n: int,
+    ms: Sequence[int],
+    q: Fraction,
+    coin: Fraction = HALF,
 ) -> Fraction:
-    return win_prob(rule, n, match_score_law(a, b, c, nested_win_prob(ms, q), n))
+    return win_prob(rule, n, match_score_law(a, b, c, nested_win_prob(ms, q), n), coin)
 
 
 def flat_match(
-    rule: str, a: Fraction, b: Fraction, c: Fraction, n: int, ms: Sequence[int], q: Fraction
+    rule: str,
+    a: Fraction,
+    b: Fraction,
+    c: Fraction,
+    n: int,
+    ms: Sequence[int],
+    q: Fraction,
+    coin: Fraction = HALF,
 ) -> Fraction:
     total = n * prod(ms)
-    return win_prob(rule, total, match_score_law(a, b, c, q, total))
+    return win_prob(rule, total, match_score_law(a, b, c, q, total), coin)
 
 
 # ---------------------------------------------------------------- instance grids
@@ -159,13 +187,46 @@ def _abc(r: tuple[Fraction, Fraction, Fraction]) -> str:
     return "(a,b,c)=(" + ",".join(str(x) for x in r) + ")"
 
 
-def _hyp_abc(a: Fraction, b: Fraction, c: Fraction, need_b_half: bool) -> bool:
-    ok = a >= 0 and b >= 0 and c >= 0 and a + b + c == 1 and c < a
-    return ok and (b >= F(1, 2) if need_b_half else True)
-
-
 def _cmp(label: str, nested: Fraction, flat: Fraction, flip: bool) -> Check:
     return Check(label, flat, "<", nested) if flip else Check(label, nested, "<", flat)
+
+
+Rule = tuple[Fraction, Fraction, Fraction]
+PLAIN = [(F(1), F(0), F(0))]  # plain majority: a = 1, b = c = 0
+
+
+@dataclass
+class Grid:
+    """The instances of one part: every combination of q, n and m (part (a)) or ms and the
+    scoring rule (parts (b)–(d))."""
+
+    part: str
+    qs: list[Fraction]
+    ns: list[int]
+    ms: list[int] = field(default_factory=list)  # part (a)
+    mss: list[tuple[int, ...]] = field(default_factory=list)  # parts (b)–(d)
+    rules: list[Rule] = field(default_factory=list)
+
+    def __str__(self) -> str:
+        text = f"part ({self.part}) grid: q ∈ {{{', '.join(map(str, self.qs))}}}, n ∈ {self.ns}"
+        if self.part == "a":
+            return text + f", m ∈ {self.ms}"
+        text += f", ms ∈ {[list(m) for m in self.mss]}"
+        if self.part in ("c", "d"):
+            text += f", (a,b,c) ∈ {{{', '.join(_abc(r)[8:] for r in self.rules)}}}"
+        return text
+
+
+def grid(ctx: Context, part: str) -> Grid:
+    if part == "a":
+        odd = [3, 5] if ctx.budget == "quick" else [3, 5, 7, 9]
+        return Grid("a", q_grid(ctx), odd, ms=list(odd))
+    rules = {"b": PLAIN, "c": RULES_C, "d": rules_d(ctx)}[part]
+    return Grid(part, q_grid(ctx), n_grid(ctx), mss=ms_grid(ctx), rules=list(rules))
+
+
+def rules_d(ctx: Context) -> list[Rule]:
+    return RULES_D if ctx.budget == "quick" else RULES_D_FULL
 
 
 # ---------------------------------------------------------------- the parts
@@ -177,11 +238,11 @@ def part_a(
     ns: Iterable[int] | None = None,
     flip: bool = False,
 ) -> Iterator[Check]:
-    """B_n(B_m(q)) < B_{nm}(q) for odd n, m > 1 (n, m odd > 1 asserted on the default grid)."""
-    odd = [3, 5] if ctx.budget == "quick" else [3, 5, 7, 9]
-    for q in q_grid(ctx) if qs is None else qs:
-        for n in odd if ns is None else ns:
-            for m in odd:
+    """B_n(B_m(q)) < B_{nm}(q) for odd n, m > 1."""
+    g = ctx.instance(grid, "a")
+    for q in g.qs if qs is None else qs:
+        for n in g.ns if ns is None else ns:
+            for m in g.ms:
                 nested = best_of_win_prob(n, best_of_win_prob(m, q))
                 flat = best_of_win_prob(n * m, q)
                 yield _cmp(f"part (a) q={q} n={n} m={m}", nested, flat, flip)
@@ -191,73 +252,36 @@ def part_bcd(
     ctx: Context,
     part: str,
     rule: str,
-    rules: Sequence[tuple[Fraction, Fraction, Fraction]],
+    rules: Sequence[Rule] | None = None,
     qs: Iterable[Fraction] | None = None,
     ns: Iterable[int] | None = None,
     mss: Iterable[tuple[int, ...]] | None = None,
     flip: bool = False,
+    coin: Fraction = HALF,
 ) -> Iterator[Check]:
-    for q in q_grid(ctx) if qs is None else qs:
-        for n in n_grid(ctx) if ns is None else ns:
-            for ms in ms_grid(ctx) if mss is None else mss:
-                for a, b, c in rules:
-                    nested = nested_match(rule, a, b, c, n, ms, q)
-                    flat = flat_match(rule, a, b, c, n, ms, q)
+    g = ctx.instance(grid, part)
+    for q in g.qs if qs is None else qs:
+        for n in g.ns if ns is None else ns:
+            for ms in g.mss if mss is None else mss:
+                for a, b, c in g.rules if rules is None else rules:
+                    nested = nested_match(rule, a, b, c, n, ms, q, coin)
+                    flat = flat_match(rule, a, b, c, n, ms, q, coin)
                     label = f"part ({part}) {rule} q={q} n={n} ms={list(ms)} {_abc((a, b, c))}"
                     yield _cmp(label, nested, flat, flip)
 
 
-def _checked_hypotheses(ctx: Context, part: str) -> Iterator[Check]:
-    """The default grids satisfy the part's hypotheses exactly (guards against grid typos)."""
-    for q in q_grid(ctx):
-        yield Check(f"hyp q={q}: 1/2 < q", q, ">", F(1, 2))
-        yield Check(f"hyp q={q}: q < 1", q, "<", F(1))
-    if part == "a":
-        return
-    for n in n_grid(ctx):
-        yield Check(f"hyp n={n} > 1", n, ">", 1)
-    for ms in ms_grid(ctx):
-        yield Check(
-            f"hyp ms={list(ms)} nonempty, odd > 1",
-            int(bool(ms) and all(m % 2 == 1 and m > 1 for m in ms)),
-            "==",
-            1,
-        )
-    rules = {"b": PLAIN, "c": RULES_C, "d": rules_d(ctx)}[part]
-    for r in rules:
-        yield Check(
-            f"hyp {_abc(r)} for part ({part})", int(_hyp_abc(*r, need_b_half=part == "d")), "==", 1
-        )
+def part_b(ctx: Context, **params: Any) -> Iterator[Check]:
+    return part_bcd(ctx, "b", "fairCoin", **params)
 
 
-def rules_d(ctx: Context) -> list[tuple[Fraction, Fraction, Fraction]]:
-    return RULES_D if ctx.budget == "quick" else RULES_D_FULL
+def part_c(ctx: Context, **params: Any) -> Iterator[Check]:
+    return part_bcd(ctx, "c", "fairCoin", **params)
 
 
-Rule = tuple[Fraction, Fraction, Fraction]
-PLAIN = [(F(1), F(0), F(0))]  # plain majority: a = 1, b = c = 0
-
-
-def part_b(
-    ctx: Context,
-    flip: bool = False,
-    qs: Iterable[Fraction] | None = None,
-    ns: Iterable[int] | None = None,
-    mss: Iterable[tuple[int, ...]] | None = None,
-) -> Iterator[Check]:
-    return part_bcd(ctx, "b", "fairCoin", PLAIN, qs, ns, mss, flip)
-
-
-def part_c(
-    ctx: Context, flip: bool = False, rules: Sequence[Rule] | None = None
-) -> Iterator[Check]:
-    return part_bcd(ctx, "c", "fairCoin", RULES_C if rules is None else rules, flip=flip)
-
-
-def part_d(
-    ctx: Context, flip: bool = False, rules: Sequence[Rule] | None = None
-) -> Iterator[Check]:
-    return part_bcd(ctx, "d", "strictWin", rules_d(ctx) if rules is None else rules, flip=flip)
+def part_d(ctx: Context, seed_fact: bool = True, **params: Any) -> Iterator[Check]:
+    yield from part_bcd(ctx, "d", "strictWin", **params)
+    if seed_fact:
+        yield from seed_fact_f1()
 
 
 def seed_fact_f1() -> Iterator[Check]:
@@ -271,35 +295,109 @@ def seed_fact_f1() -> Iterator[Check]:
     yield Check(f"{tag}: flat = 72009/125000", flat, "==", F(72009, 125000))
     yield Check(f"{tag}: nested rounds to 0.5832", round(nested, 4), "==", F(5832, 10000))
     yield Check(f"{tag}: flat rounds to 0.5761", round(flat, 4), "==", F(5761, 10000))
-    yield Check(f"{tag}: nested > flat (d fails without b>=1/2)", nested, ">", flat)
+    yield Check(
+        f"{tag}: nested > flat (d fails without b>=1/2)", nested, ">", flat, clause="seed fact"
+    )
 
 
-def checks_a(ctx: Context) -> Iterator[Check]:
-    yield from _checked_hypotheses(ctx, "a")
-    yield from part_a(ctx)
+def checks_goal(
+    ctx: Context, coin: Fraction = HALF, flip: bool = False, d_rules: Sequence[Rule] | None = None
+) -> Iterator[Check]:
+    yield from part_a(ctx, flip=flip)
+    yield from part_b(ctx, coin=coin, flip=flip)
+    yield from part_c(ctx, coin=coin, flip=flip)
+    yield from part_d(ctx, flip=flip, rules=d_rules, seed_fact=not (flip or d_rules))
 
 
-def checks_b(ctx: Context) -> Iterator[Check]:
-    yield from _checked_hypotheses(ctx, "b")
-    yield from part_b(ctx)
+# ---------------------------------------------------------------- hypotheses
 
 
-def checks_c(ctx: Context) -> Iterator[Check]:
-    yield from _checked_hypotheses(ctx, "c")
-    yield from part_c(ctx)
+def _q_evidence(g: Grid) -> Iterator[Check]:
+    qs = ", ".join(map(str, g.qs))
+    yield hyp("1 / 2 < q", HALF, "<", min(g.qs), detail=f"least q of {{{qs}}}")
+    yield hyp("q < 1", max(g.qs), "<", 1, detail=f"largest q of {{{qs}}}")
 
 
-def checks_d(ctx: Context) -> Iterator[Check]:
-    yield from _checked_hypotheses(ctx, "d")
-    yield from part_d(ctx)
-    yield from seed_fact_f1()
+def _odd_violations(values: Iterable[int]) -> int:
+    return sum(1 for v in values if v % 2 != 1)
 
 
-def checks_goal(ctx: Context) -> Iterator[Check]:
-    yield from checks_a(ctx)
-    yield from checks_b(ctx)
-    yield from checks_c(ctx)
-    yield from checks_d(ctx)
+def evidence_a(ctx: Context, g: Grid) -> Iterator[Check]:
+    yield from _q_evidence(g)
+    yield hyp("Odd n", _odd_violations(g.ns), "==", 0, detail=f"even n among {g.ns}")
+    yield hyp("Odd m", _odd_violations(g.ms), "==", 0, detail=f"even m among {g.ms}")
+    yield hyp("1 < n", 1, "<", min(g.ns), detail=f"least n of {g.ns}")
+    yield hyp("1 < m", 1, "<", min(g.ms), detail=f"least m of {g.ms}")
+
+
+MS_ODD = "(∀ m ∈ ms, Odd m ∧ 1 < m)"
+ABC = ("0 ≤ a", "0 ≤ b", "0 ≤ c", "a + b + c = 1", "c < a")
+
+
+def evidence_bcd(ctx: Context, g: Grid) -> Iterator[Check]:
+    yield from _q_evidence(g)
+    yield hyp("1 < n", 1, "<", min(g.ns), detail=f"least n of {g.ns}")
+    shapes = [list(ms) for ms in g.mss]
+    yield hyp("ms ≠ []", min(len(ms) for ms in g.mss), ">=", 1, detail=f"shortest of {shapes}")
+    bad = sum(1 for ms in g.mss for m in ms if not (m % 2 == 1 and m > 1))
+    yield hyp(MS_ODD, bad, "==", 0, detail=f"entries of {shapes} that are even or ≤ 1")
+    if g.part == "b":
+        return
+    rules = g.rules
+    yield hyp("0 ≤ a", min(a for a, _, _ in rules), ">=", 0, detail="least a")
+    yield hyp("0 ≤ b", min(b for _, b, _ in rules), ">=", 0, detail="least b")
+    yield hyp("0 ≤ c", min(c for _, _, c in rules), ">=", 0, detail="least c")
+    yield hyp(
+        "a + b + c = 1", max(abs(a + b + c - 1) for a, b, c in rules), "==", 0, detail="worst rule"
+    )
+    yield hyp("c < a", min(a - c for a, _, c in rules), ">", 0, detail="least a - c")
+    if g.part == "d":
+        yield hyp("1 / 2 ≤ b", HALF, "<=", min(b for _, b, _ in rules), detail="least b")
+
+
+H_A = ("1 / 2 < q", "q < 1", "Odd n", "Odd m", "1 < n", "1 < m")
+H_B = ("1 / 2 < q", "q < 1", "1 < n", "ms ≠ []", MS_ODD)
+V_Q: dict[str, Any] = {"1 / 2 < q": {"qs": [F(2, 5)]}, "q < 1": {"qs": [F(1)]}}
+V_B: dict[str, Any] = {
+    **V_Q,
+    "1 < n": {"ns": [1]},
+    "ms ≠ []": {"mss": [()]},
+    MS_ODD: {"mss": [(3, 2)]},
+}
+V_C: dict[str, Any] = {
+    **V_B,
+    "0 ≤ a": {"rules": [(F(-1, 10), F(1, 10), F(1))]},
+    "0 ≤ b": {"rules": [(F(3, 5), F(-1, 5), F(3, 5))]},
+    "0 ≤ c": {"rules": [(F(1), F(1, 10), F(-1, 10))]},
+    "a + b + c = 1": {"rules": [(F(1, 2), F(0), F(0))]},
+    "c < a": {"rules": [(F(1, 5), F(3, 5), F(1, 5))]},
+}
+
+
+def nonvacuity(part: str) -> NonVacuity:
+    if part == "a":
+        violations = {
+            **V_Q,
+            "Odd n": {"ns": [4]},
+            "Odd m": {"ms": [3, 4]},
+            "1 < n": {"ns": [1]},
+            "1 < m": {"ms": [1]},
+        }
+        return NonVacuity(H_A, grid, ("a",), evidence_a, violations)
+    if part == "b":
+        return NonVacuity(H_B, grid, ("b",), evidence_bcd, V_B)
+    if part == "c":
+        return NonVacuity(H_B + ABC, grid, ("c",), evidence_bcd, V_C)
+    return NonVacuity(
+        H_B + ABC + ("1 / 2 ≤ b",),
+        grid,
+        ("d",),
+        evidence_bcd,
+        {**V_C, "1 / 2 ≤ b": {"rules": RULES_NO_B}},
+    )
+
+
+COIN = (Constant("coin", HALF, "1/2 in P(D > 0) + 1/2 P(D = 0) (fair coin)"),)
 
 
 UNDERDOG = [F(2, 5), F(9, 20)]  # q < 1/2: the hypothesis 1/2 < q dropped
@@ -309,45 +407,51 @@ CLAIMS = [
         "part-a",
         "bestOfWinProb n (bestOfWinProb m q) < bestOfWinProb (n*m) q, exactly, for q in the grid "
         "(all in (1/2, 1)) and odd n, m in {3, 5} (quick) / {3, 5, 7, 9} (full)",
-        checks_a,
+        part_a,
         {
-            "inequality flipped": lambda ctx: part_a(ctx, flip=True),
-            "q < 1/2 (hypothesis 1/2 < q dropped)": lambda ctx: part_a(ctx, qs=UNDERDOG),
+            "inequality flipped": {"flip": True},
+            "q < 1/2 (hypothesis 1/2 < q dropped)": {"qs": UNDERDOG},
         },
+        nonvacuity("a"),
+        notes="no number in the conclusion: its strength is the flip and the dropped hypotheses",
     ),
     Claim(
         "part-b",
         "fair-coin nested < flat with (a,b,c) = (1,0,0), exactly, for q in the grid, n in {2,3,4}, "
         "ms in {[3],[5],[3,3]} (more at full)",
-        checks_b,
+        part_b,
         {
-            "inequality flipped": lambda ctx: part_b(ctx, flip=True),
-            "q < 1/2 (hypothesis 1/2 < q dropped)": lambda ctx: part_b(ctx, qs=UNDERDOG),
-            "n = 1 (hypothesis 1 < n dropped; equality for one level)": lambda ctx: part_b(
-                ctx, ns=[1], mss=[(3,), (5,)]
-            ),
-            "ms = [] (hypothesis ms ≠ [] dropped; equality)": lambda ctx: part_b(ctx, mss=[()]),
+            "inequality flipped": {"flip": True},
+            "q < 1/2 (hypothesis 1/2 < q dropped)": {"qs": UNDERDOG},
+            "n = 1 (hypothesis 1 < n dropped; equality for one level)": {
+                "ns": [1],
+                "mss": [(3,), (5,)],
+            },
+            "ms = [] (hypothesis ms ≠ [] dropped; equality)": {"mss": [()]},
         },
+        nonvacuity("b"),
+        COIN,
     ),
     Claim(
         "part-c",
         "fair-coin nested < flat, exactly, for q, n, ms as in part (b) and (a,b,c) in "
         "{(1,0,0),(9/10,1/10,0),(1/2,1/10,2/5),(3/4,1/20,1/5),(3/10,3/5,1/10)}",
-        checks_c,
+        part_c,
         {
-            "inequality flipped": lambda ctx: part_c(ctx, flip=True),
-            "a < c (hypothesis c < a dropped)": lambda ctx: part_c(
-                ctx,
-                rules=[
+            "inequality flipped": {"flip": True},
+            "a < c (hypothesis c < a dropped)": {
+                "rules": [
                     (F(0), F(0), F(1)),
                     (F(1, 10), F(3, 10), F(3, 5)),
                     (F(1, 5), F(1, 5), F(3, 5)),
-                ],
-            ),
-            "a = c (hypothesis c < a dropped; both sides 1/2)": lambda ctx: part_c(
-                ctx, rules=[(F(1, 2), F(0), F(1, 2)), (F(1, 5), F(3, 5), F(1, 5))]
-            ),
+                ]
+            },
+            "a = c (hypothesis c < a dropped; both sides 1/2)": {
+                "rules": [(F(1, 2), F(0), F(1, 2)), (F(1, 5), F(3, 5), F(1, 5))]
+            },
         },
+        nonvacuity("c"),
+        COIN,
     ),
     Claim(
         "part-d",
@@ -355,21 +459,27 @@ CLAIMS = [
         "b >= 1/2 in {(1/2,1/2,0),(13/50,1/2,6/25),(3/10,3/5,1/10),(1/5,4/5,0)}; plus the "
         "seed's fact F1 (n = 1, outside the hypotheses): (9/10,1/10,0), q = 3/5, m = 3 "
         "gives 0.5832 > 0.5761",
-        checks_d,
+        part_d,
         {
-            "inequality flipped": lambda ctx: part_d(ctx, flip=True),
-            "b < 1/2 (hypothesis 1/2 <= b dropped), n > 1": lambda ctx: part_d(
-                ctx, rules=RULES_NO_B
-            ),
+            "inequality flipped": {"flip": True, "seed_fact": False},
+            "b < 1/2 (hypothesis 1/2 <= b dropped), n > 1": {
+                "rules": RULES_NO_B,
+                "seed_fact": False,
+            },
         },
+        nonvacuity("d"),
+        notes="no number in the conclusion: its strength is the flip and the dropped hypotheses",
     ),
     Claim(
         "goal",
         "the conjunction: every check of parts (a), (b), (c) and (d) (including F1)",
         checks_goal,
         {
-            "part (d) without b >= 1/2": lambda ctx: part_d(ctx, rules=RULES_NO_B),
-            "part (c) inequality flipped": lambda ctx: part_c(ctx, flip=True),
+            "every inequality flipped": {"flip": True},
+            "part (d) without b >= 1/2": {"d_rules": RULES_NO_B},
+            "fair coin weight 1/2 → 0 (ties lost)": {"coin": F(0)},
         },
+        NonVacuity(parts={f"Part{p.upper()}": nonvacuity(p) for p in "abcd"}),
+        COIN,
     ),
 ]
