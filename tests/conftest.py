@@ -25,6 +25,11 @@ REPO = Path(__file__).resolve().parents[1]
 # traced repositories, and keep its repository cache out of the user's home.
 os.environ.setdefault("DISABLE_REMOTE_CACHE", "1")
 os.environ.setdefault("CACHE_DIR", tempfile.mkdtemp(prefix="missions-lean-dojo-"))
+# Hypothesis keeps its example database and constants under .hypothesis/ in the working
+# directory: keep them out of the repository (the suite must leave no trace).
+os.environ.setdefault(
+    "HYPOTHESIS_STORAGE_DIRECTORY", tempfile.mkdtemp(prefix="missions-hypothesis-")
+)
 
 LAKEFILE = (REPO / "lakefile.lean").read_text(encoding="utf-8")
 

@@ -36,6 +36,7 @@ from conftest import LAKEFILE, MISSION_YAML
 from missions.catalog import load_catalog
 from missions.gate import run_gate
 from missions.lean.lexer import IDENT, SYMBOL, lex
+from missions.lean.vocabulary import COMMAND_KEYWORDS
 from missions.lean.workspace import load_workspace
 from missions.pins import apply_pin, pin_state
 from missions.status import TargetStatus, analyze
@@ -160,6 +161,13 @@ _DECL = re.compile(
 )
 
 
+_NEXT_COMMAND = re.compile(
+    r"\n(?=(?:"
+    + "|".join(sorted(COMMAND_KEYWORDS, key=len, reverse=True))
+    + r")\b|#|@\[|/-)"
+)
+
+
 def _mutable_bodies(text: str) -> list[tuple[int, int]]:
     """(start, end) character ranges of declaration bodies after their first ``:=``."""
     source = lex(text)
@@ -178,12 +186,10 @@ def _mutable_bodies(text: str) -> list[tuple[int, int]]:
                 depth -= 1
             elif depth == 0 and kind == SYMBOL and value == ":=":
                 body_end = end
-                # stop at a following `end`, `namespace` or blank-line command
-                tail = re.search(r"\n(?=end\b|namespace\b|section\b|open\b|#|@\[|/-)", text[
-                    offset:end
-                ])
+                # stop at the next command written at column 0
+                tail = _NEXT_COMMAND.search(text, offset, end)
                 if tail:
-                    body_end = offset + tail.start()
+                    body_end = tail.start()
                 bodies.append((offset + 2, body_end))
                 break
     return bodies
@@ -226,11 +232,12 @@ def test_sorry_in_any_reachable_declaration_flips_the_verdict(
                 after = _verdict(root)
             finally:
                 path.write_text(original, encoding="utf-8")
-            if name in uses or name in reached:
+            if module not in base.closure:
+                # Lean never sees this module when it checks the proof
+                assert after.status.status == "proved", f"{name} is outside the closure"
+            elif name in uses or name in reached:
                 mutated_any = True
                 assert after.status.status != "proved", f"sorry in {name} went unnoticed"
-            if module not in base.closure:
-                assert after.status.status == "proved", f"{name} is outside the closure"
     assert mutated_any
 
 

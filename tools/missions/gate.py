@@ -84,6 +84,8 @@ EVERYWHERE = frozenset(
         "implemented_by",
         "extern",
         "csimp",
+        "init",
+        "builtin_init",
         "debug",
         "env",
         "native",

@@ -173,7 +173,11 @@ class _Reach:
             if decl.kind == "axiom":
                 reasons.append(f"uses axiom {decl.name} ({rel}:{decl.line})")
             for module_next, decl_next in self.edges(module, decl):
-                if start is not None and decl_next is start:
+                if (
+                    start is not None
+                    and decl_next is start
+                    and start.name in self.workspace.own_mention_targets(module, decl)
+                ):
                     reasons.append(
                         f"{start.name} refers to itself"
                         + (f" through {decl.name}" if decl is not start else "")
@@ -277,9 +281,20 @@ def _closure_risks(workspace: Workspace, module: Module) -> list[str]:
 
 
 def _single(
-    workspace: Workspace, name: str
+    workspace: Workspace, name: str, root_module: str
 ) -> tuple[tuple[Module, Decl] | None, list[tuple[Module, Decl]]]:
+    """The one declaration named ``name``, if there is exactly one.
+
+    Lean only ever sees the declarations the mission's root module imports: when the name is
+    declared more than once in the workspace, copies outside that closure (a scratch file
+    nothing imports) are not the mission's.
+    """
     entries = workspace.lookup(name)
+    if len(entries) > 1 and root_module in workspace.modules:
+        closure = set(workspace.closure(root_module))
+        inside = [entry for entry in entries if entry[0].name in closure]
+        if inside:
+            entries = inside
     return (entries[0] if len(entries) == 1 else None), entries
 
 
@@ -326,7 +341,7 @@ def target_status(
         result.reasons.append("lives in another repository; never counted as proved here")
         return result
     assert target.statement is not None
-    statement, statements = _single(workspace, target.statement)
+    statement, statements = _single(workspace, target.statement, mission.lean.module)
     if not statements:
         result.status = "missing"
         result.reasons.append(f"statement {target.statement} is missing from the sources")
@@ -364,7 +379,7 @@ def target_status(
     if target.proof is None:
         result.reasons.append("no proof named")
         return result
-    proof, proofs = _single(workspace, target.proof)
+    proof, proofs = _single(workspace, target.proof, mission.lean.module)
     if not proofs:
         exits = [
             f"{m.rel(workspace.root)}:{m.scan.exit_line}"

@@ -12,12 +12,19 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from missions.lean.lexer import IDENT, STRING, lex
+from missions.lean.lexer import IDENT, NUMBER, STRING, SYMBOL, Token, lex
 from missions.lean.scan import option_is_unsafe
 from missions.lean.vocabulary import UNSAFE_OPTION_PREFIXES
 
 _TOML_COMMENT = re.compile(r"#[^\n]*")
 _UNSAFE_WORD = re.compile(r"(?:debug|bootstrap)\s*[\.»]")
+#: Lake settings whose values become Lean options or command-line arguments of every module.
+OPTION_SETTINGS = frozenset(
+    {"leanOptions", "moreLeanArgs", "weakLeanArgs", "moreServerOptions", "moreServerArgs"}
+)
+#: What a literal option list may consist of: brackets, name literals, strings, numbers.
+_LITERAL_SYMBOLS = frozenset({"#", "[", "]", "⟨", "⟩", ",", "`", "(", ")", "."})
+_LITERAL_WORDS = frozenset({"true", "false"})
 #: Settings that link foreign code or load compiled workspace code into Lean.
 FOREIGN_CODE_SETTINGS = ("extern_lib", "moreLinkArgs", "precompileModules")
 _FOREIGN_WORD = re.compile("|".join(FOREIGN_CODE_SETTINGS))
@@ -59,6 +66,15 @@ def unsafe_settings(root: Path, *, links: bool = False) -> list[UnsafeSetting]:
                         f"build option `{value}` switches off what Lean checks",
                     )
                 )
+            elif kind == IDENT and value in OPTION_SETTINGS and _computed(source.tokens, offset):
+                found.append(
+                    UnsafeSetting(
+                        "lakefile.lean",
+                        source.line(offset),
+                        f"`{value}` is not a literal list, so the options it sets (perhaps "
+                        "`debug.*`) cannot be read from the source",
+                    )
+                )
             elif links and kind == IDENT and value in FOREIGN_CODE_SETTINGS:
                 found.append(
                     UnsafeSetting(
@@ -94,3 +110,38 @@ def unsafe_settings(root: Path, *, links: bool = False) -> list[UnsafeSetting]:
                     )
                 )
     return found
+
+
+def _computed(tokens: list[Token], offset: int) -> bool:
+    """Whether the value assigned to the setting at ``offset`` is anything but a literal list
+    of names, strings, numbers and booleans (a computed name could be ``debug.…``)."""
+    index = next(i for i, (_, _, o) in enumerate(tokens) if o == offset)
+    rest = tokens[index + 1 :]
+    if len(rest) < 2 or rest[0][1] != ":=":
+        return False  # a mention, not an assignment
+    value = rest[1:]
+    if value and value[0][1] == "#":
+        value = value[1:]
+    if not value or value[0][1] != "[":
+        return True
+    depth = 0
+    for position, (kind, text, _) in enumerate(value):
+        if kind == SYMBOL and text in ("[", "⟨", "("):
+            depth += 1
+        elif kind == SYMBOL and text in ("]", "⟩", ")"):
+            depth -= 1
+            if depth == 0:
+                return False
+        elif not _literal(value, position):
+            return True
+    return True
+
+
+def _literal(value: list[Token], position: int) -> bool:
+    kind, text, _ = value[position]
+    if kind == SYMBOL:
+        return text in _LITERAL_SYMBOLS
+    if kind in (STRING, NUMBER):
+        return True
+    name_literal = position > 0 and value[position - 1][1] == "`"
+    return kind == IDENT and (text in _LITERAL_WORDS or name_literal)

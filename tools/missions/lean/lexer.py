@@ -103,9 +103,20 @@ _QUOTE_SUFFIXED: Final = frozenset("∑∏×Σ∘")
 INTERPOLATION_HEADS: Final = frozenset(
     {"s!", "m!", "f!", "println!", "dbg_trace", "throwError"}
 )
-#: Syntax that takes one term before its interpolated string.
-INTERPOLATION_HEADS_WITH_ARGUMENT: Final = frozenset({"throwErrorAt"})
-
+#: Syntax with interpolated messages after some arguments, by how many come first
+#: (``throwErrorAt ref "…"``, ``throwNamedError name "…"``, ``throwNamedErrorAt ref name "…"``).
+INTERPOLATION_HEADS_WITH_ARGUMENTS: Final = {
+    "throwErrorAt": 1,
+    "throwNamedError": 1,
+    "logNamedError": 1,
+    "logNamedWarning": 1,
+    "throwNamedErrorAt": 2,
+    "logNamedErrorAt": 2,
+    "logNamedWarningAt": 2,
+}
+#: Prefixes of names after which an unknown syntax could take an interpolated string: a
+#: string shortly after one is read both ways.
+_MESSAGE_PREFIXES: Final = ("throw", "log", "trace", "dbg", "panic", "println", "assert")
 
 class LexError(Exception):
     def __init__(self, offset: int, message: str) -> None:
@@ -290,12 +301,16 @@ class _Lexer:
             return "interpolated"
         if kind == SYMBOL and value == "]" and _closes_trace_class(tokens):
             return "interpolated"
-        if len(tokens) >= 2 and tokens[-2][1] in INTERPOLATION_HEADS_WITH_ARGUMENT:
-            return "interpolated"
-        if kind == IDENT and (value.endswith("!") or value.startswith("throw")):
-            return "ambiguous"
-        if any(t[1] in INTERPOLATION_HEADS_WITH_ARGUMENT for t in tokens[-12:]):
-            return "ambiguous"  # `throwErrorAt term "…"` with a longer term
+        for back, head in enumerate(reversed(tokens[-3:-1]), start=1):
+            if INTERPOLATION_HEADS_WITH_ARGUMENTS.get(head[1]) == back:
+                return "interpolated"
+        for kind, value, _ in tokens[-12:]:
+            if kind == IDENT and (
+                value in INTERPOLATION_HEADS_WITH_ARGUMENTS
+                or value.endswith("!")
+                or value.startswith(_MESSAGE_PREFIXES)
+            ):
+                return "ambiguous"  # e.g. `throwErrorAt stx[0] "…"`, an unknown `name!`
         return "plain"
 
     def _ambiguous_string(self, start: int) -> None:

@@ -103,6 +103,9 @@ class Decl:
     dot_mentions: list[str] = field(default_factory=list)
     #: names this declaration generates, by their last component (fields, constructors)
     generated: list[str] = field(default_factory=list)
+    #: mentions that come only from commands after an uncertain boundary (they count for
+    #: reach, but do not make a theorem refer to itself)
+    tail_mentions: list[str] = field(default_factory=list)
     sorries: list[int] = field(default_factory=list)
     natives: list[int] = field(default_factory=list)
     #: lines of environment-searching tactics (``exact?``): their reach is unbounded
@@ -430,7 +433,8 @@ class _FileScanner:
             boundary: bool | None = None
             if kind == IDENT:
                 ident_at.append(i)
-                code = special.get(value)
+                # `«sorryAx»` and `Lean.«ofReduceBool»` name the same constants
+                code = special.get(ident_name(value) if "«" in value else value)
                 if code is not None:
                     self._special(i, code)
                 if top and i > begin and not in_prefix:
@@ -782,6 +786,10 @@ class _FileScanner:
         if type_end - type_begin == 1 and tokens[type_begin][0] == IDENT:
             type_name = ident_name(tokens[type_begin][1])
         mentions, dots = self._mentions(begin, tail, skip=name_token)
+        tail_mentions: list[str] = []
+        if tail > end:
+            own = set(self._mentions(begin, end, skip=name_token)[0])
+            tail_mentions = [m for m in mentions if m not in own]
         generated: list[str] = []
         if keyword in GENERATING_KEYWORDS or kind.startswith("class"):
             generated = self._generated(j, end)
@@ -802,6 +810,7 @@ class _FileScanner:
             mentions=mentions,
             dot_mentions=dots,
             generated=generated,
+            tail_mentions=tail_mentions,
             sorries=self._sorries(begin, tail),
             natives=self._lines_within(self.native_at, begin, tail),
             searches=self._lines_within(self.search_at, begin, tail),

@@ -224,6 +224,8 @@ NATIVE_IDENTS = frozenset(
     }
 )
 #: Tactics that search the whole environment for a lemma: what they find is not in the text.
+#: ``suggestions`` is the option (``grind +suggestions``, ``simp_all +suggestions``) that hands
+#: a tactic lemmas from the library-suggestions engine.
 SEARCH_TACTICS = frozenset(
     {
         "exact?",
@@ -236,6 +238,8 @@ SEARCH_TACTICS = frozenset(
         "rw_search",
         "hammer",
         "suggest",
+        "try?",
+        "suggestions",
     }
 )
 #: Tactics and terms that run metaprogram code written inline.

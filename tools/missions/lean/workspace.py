@@ -325,19 +325,34 @@ class Workspace:
         """Every workspace name ``decl`` may refer to (memoized per declaration)."""
         cached = self._mentions.get(id(decl))
         if cached is None:
-            file_opens, renames = self.scope_of(module)
-            scopes = (*_prefixes(decl.namespace), *decl.opens, *file_opens)
-            scopes = tuple(dict.fromkeys(scopes))
-            names: list[str] = []
-            for mention in decl.mentions:
-                names.extend(self.resolve(mention, scopes))
-                head, _, rest = mention.partition(".")
-                for old in renames.get(head, ()):
-                    names.extend(self.resolve(f"{old}.{rest}" if rest else old, scopes))
-            for suffix in decl.dot_mentions:
-                names.extend(self.by_last.get(suffix.rsplit(".", 1)[-1], ()))
-            cached = self._mentions[id(decl)] = list(dict.fromkeys(names))
+            cached = self._mentions[id(decl)] = self._targets(
+                module, decl, decl.mentions, decl.dot_mentions
+            )
         return cached
+
+    def own_mention_targets(self, module: Module, decl: Decl) -> list[str]:
+        """Like :meth:`mention_targets`, without what only an uncertain tail mentions."""
+        if not decl.tail_mentions:
+            return self.mention_targets(module, decl)
+        tail = set(decl.tail_mentions)
+        mentions = [m for m in decl.mentions if m not in tail]
+        dots = [m for m in decl.dot_mentions if m not in tail]
+        return self._targets(module, decl, mentions, dots)
+
+    def _targets(
+        self, module: Module, decl: Decl, mentions: Iterable[str], dots: Iterable[str]
+    ) -> list[str]:
+        file_opens, renames = self.scope_of(module)
+        scopes = tuple(dict.fromkeys((*_prefixes(decl.namespace), *decl.opens, *file_opens)))
+        names: list[str] = []
+        for mention in mentions:
+            names.extend(self.resolve(mention, scopes))
+            head, _, rest = mention.partition(".")
+            for old in renames.get(head, ()):
+                names.extend(self.resolve(f"{old}.{rest}" if rest else old, scopes))
+        for suffix in dots:
+            names.extend(self.by_last.get(suffix.rsplit(".", 1)[-1], ()))
+        return list(dict.fromkeys(names))
 
     def type_candidates(self, module: Module, decl: Decl, name: str) -> list[str]:
         """Declarations a name in ``decl``'s type may denote (no field notation: a type
