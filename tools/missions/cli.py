@@ -25,7 +25,7 @@ from rich.table import Table
 from rich.text import Text
 from typer.core import TyperCommand
 
-from missions import __version__, fastpath, gitinfo
+from missions import __version__, fastpath, gitinfo, incremental
 from missions.catalog import Catalog, load_catalog
 from missions.comparator import (
     CHALLENGE_DIR,
@@ -303,6 +303,7 @@ def status(
             key: str | None = fastpath.fingerprint(resolved, ids or [])
         except OSError:  # an unreadable input: the full command reports it below
             key = None
+        inputs = incremental.global_inputs(str(resolved))
         analysis = _analysis(resolved, ids, no_cache)
         if lean:
             _kernel(analysis)
@@ -315,6 +316,8 @@ def status(
     text = json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n"
     if key is not None and not no_cache and not lean:
         fastpath.store(resolved, key, text)
+        if not ids:
+            incremental.remember(analysis, data, inputs)
     if as_json:
         sys.stdout.write(text)
         return

@@ -21,10 +21,15 @@ from missions.roots import lean_file_stats, library_roots, locate_root, root_pro
 RESULT_FILE = "status-result.txt"
 
 
-def fingerprint(root: str | os.PathLike[str], ids: list[str]) -> str:
-    """A key that changes whenever anything ``status`` reads changes."""
+def fingerprint(
+    root: str | os.PathLike[str],
+    ids: list[str],
+    stats: list[tuple[str, os.stat_result]] | None = None,
+) -> str:
+    """A key that changes whenever anything ``status`` reads changes (``stats``: the Lean
+    files with their stat results, when the caller already has them)."""
     top = os.fspath(root)
-    lake_files = ("lakefile.lean", "lean-toolchain", "lake-manifest.json")
+    lake_files = ("lakefile.lean", "lakefile.toml", "lean-toolchain", "lake-manifest.json")
     paths = [os.path.join(top, name) for name in lake_files]
     paths.append(os.path.join(cache_dir_for(top), "witness-results.json"))  # witness column
     with os.scandir(os.path.join(top, "missions")) as entries:
@@ -37,7 +42,9 @@ def fingerprint(root: str | os.PathLike[str], ids: list[str]) -> str:
             parts.append(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\0{stat.st_ctime_ns}")
         except OSError:
             parts.append(f"{path}\0-")
-    for path, stat in lean_file_stats(top, library_roots(top)):
+    if stats is None:
+        stats = lean_file_stats(top, library_roots(top))
+    for path, stat in stats:
         parts.append(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}")
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
 
@@ -93,7 +100,12 @@ def _parse(argv: list[str]) -> tuple[str | None, list[str], bool, bool] | None:
 
 
 def try_status(argv: list[str]) -> bool:
-    """Print a cached ``status`` answer if the tree is unchanged; say whether it did."""
+    """Answer ``status`` without the full command if it can; say whether it did.
+
+    An unchanged tree is answered from the stored answer; a tree changed only in ways the
+    incremental path can bound (:mod:`missions.incremental`) is answered by recomputing just
+    the missions the change touches.
+    """
     parsed = _parse(argv)
     if parsed is None:
         return False
@@ -102,14 +114,25 @@ def try_status(argv: list[str]) -> bool:
     if root is None or root_problem(root) is not None:
         return False
     try:
-        text = lookup(root, fingerprint(root, ids))
+        libraries = library_roots(root)
+        stats = lean_file_stats(root, libraries)
+        key = fingerprint(root, ids, stats)
     except OSError:
         return False
-    if text is None:
+    data = lookup(root, key)
+    if data is None and not ids:
+        from missions.incremental import status_text
+
+        fresh = status_text(root, libraries, stats)
+        if fresh is None:
+            return False
+        store(root, key, fresh)
+        data = fresh.encode()
+    if data is None:
         return False
     if as_json:
         sys.stdout.flush()
-        sys.stdout.buffer.write(text)
+        sys.stdout.buffer.write(data)
         sys.stdout.buffer.flush()
         return True
     import json
@@ -118,7 +141,7 @@ def try_status(argv: list[str]) -> bool:
 
     from missions.render import print_status
 
-    print_status(Console(highlight=False), json.loads(text.decode()), why=why)
+    print_status(Console(highlight=False), json.loads(data.decode()), why=why)
     return True
 
 

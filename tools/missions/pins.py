@@ -13,14 +13,14 @@ import datetime as dt
 import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
-
-from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from typing import TYPE_CHECKING
 
 from missions import gitinfo
-from missions.catalog import Mission, MissionFile
 from missions.errors import InputError
 from missions.lean.workspace import Workspace, module_path
-from missions.yamlio import set_key
+
+if TYPE_CHECKING:  # the pydantic models; ``status`` runs without importing them
+    from missions.catalog import Mission, MissionFile
 
 
 @dataclass
@@ -105,6 +105,10 @@ def apply_pin(
     a pin taken on uncommitted files gets its commit once they are committed and ``pin`` runs
     again (the digest does not change, so no new revision is added).
     """
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+    from missions.yamlio import set_key
+
     if state.digest is None:
         raise InputError.single(
             mission_file.path,

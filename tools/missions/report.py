@@ -16,7 +16,7 @@ from missions.gate import GateResult
 from missions.lint import LintResult
 from missions.placeholders import Placeholder, mission_placeholders
 from missions.render import plural
-from missions.status import Analysis, MissionStatus, TargetStatus, Violation
+from missions.status import Analysis, MissionStatus, TargetStatus, Violation, summary_of
 from missions.witness import witness_entry
 
 STATUS_MARK = {"proved": "✅", "stated": "📝", "missing": "❌", "external": "🔗"}
@@ -120,15 +120,17 @@ def status_json(
     A mission with placeholders is a ``draft``: the summary counts it there, never as
     ``complete``.
     """
-    missions = []
-    summary = analysis.summary()
-    summary["draft"] = 0
-    for mission in analysis.missions:
-        found = mission_placeholders(analysis.workspace, mission.file)
-        missions.append(mission_json(mission, witnesses, found, analysis.root, lint))
-        if found:
-            summary["draft"] += 1
-            summary["complete"] -= mission.status == "complete"
+    missions = [
+        mission_json(
+            mission,
+            witnesses,
+            mission_placeholders(analysis.workspace, mission.file),
+            analysis.root,
+            lint,
+        )
+        for mission in analysis.missions
+    ]
+    summary = summary_of(missions)
     data: dict[str, Any] = {
         "root": str(analysis.root),
         "evidence": evidence,

@@ -14,14 +14,18 @@ means "Lean checked it".
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from missions.catalog import Catalog, Evidence, MissionFile, Status, Target
 from missions.lean.lakefile import unsafe_settings
 from missions.lean.scan import Decl
 from missions.lean.workspace import Module, Workspace
 from missions.pins import PinState, pin_state
+
+if TYPE_CHECKING:  # the pydantic models: the incremental status runs without importing them
+    from missions.catalog import Catalog, Evidence, MissionFile, Status, Target
 
 STANDARD_AXIOMS = ("propext", "Classical.choice", "Quot.sound")
 
@@ -69,12 +73,35 @@ class MissionStatus:
 
     @property
     def status(self) -> str:
-        counted = [t for t in self.targets if t.status != "external"]
-        if counted and all(t.status == "proved" for t in counted):
-            return "complete"
-        if any(t.status == "missing" for t in counted):
-            return "incomplete"
-        return "open"
+        return mission_state([t.status for t in self.targets])
+
+
+def mission_state(statuses: Sequence[str]) -> str:
+    """``complete`` when every counted target is proved, ``incomplete`` when one is missing,
+    else ``open`` (external targets are never counted)."""
+    counted = [s for s in statuses if s != "external"]
+    if counted and all(s == "proved" for s in counted):
+        return "complete"
+    if "missing" in counted:
+        return "incomplete"
+    return "open"
+
+
+def summary_of(missions: list[dict[str, Any]]) -> dict[str, int]:
+    """The ``summary`` of ``status --json``, from its ``missions`` entries.
+
+    A ``draft`` mission (placeholders left) is counted as a draft, never as complete.
+    """
+    counts = {"missions": len(missions), "targets": 0, "proved": 0, "stated": 0}
+    counts["missing"] = counts["external"] = counts["complete"] = 0
+    counts["draft"] = 0
+    for mission in missions:
+        if mission["status"] in ("complete", "draft"):
+            counts[mission["status"]] += 1
+        for target in mission["targets"]:
+            counts["targets"] += 1
+            counts[target["status"]] += 1
+    return counts
 
 
 @dataclass
@@ -298,7 +325,7 @@ def _single(
     return (entries[0] if len(entries) == 1 else None), entries
 
 
-class _Context:
+class AnalysisMemo:
     """Per-run memo of work shared by many targets (closures, implicit roots, risks)."""
 
     def __init__(self, workspace: Workspace) -> None:
@@ -324,7 +351,7 @@ def target_status(
     mission_file: MissionFile,
     pin: PinState,
     target: Target,
-    context: _Context | None = None,
+    context: AnalysisMemo | None = None,
 ) -> TargetStatus:
     mission = mission_file.mission
     yaml_path = str(mission_file.path.relative_to(workspace.root))
@@ -405,7 +432,7 @@ def target_status(
         violation(
             "proof-type", f"{pdecl.name} must be a theorem, found `{pdecl.kind}`", where=pwhere
         )
-    context = context or _Context(workspace)
+    context = context or AnalysisMemo(workspace)
     reach = context.reach(pmodule)
     if pdecl.has_binders or pdecl.type_name is None:
         reasons.append(f"the type of {pdecl.name} is not exactly {sdecl.name}")
@@ -458,7 +485,7 @@ def target_status(
 
 def analyze(catalog: Catalog, workspace: Workspace, ids: list[str] | None = None) -> Analysis:
     missions: list[MissionStatus] = []
-    context = _Context(workspace)
+    context = AnalysisMemo(workspace)
     for mission_file in catalog.select(ids or []):
         pin = pin_state(workspace, mission_file.mission)
         statuses = [

@@ -152,12 +152,14 @@ class FileScan:
     digest: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        # dataclasses.asdict deep-copies every list; the fields here are plain data already
+        """Plain data, with declarations, extensions and findings as positional rows (a
+        workspace has tens of thousands of declarations: repeating field names per row
+        doubled the size of the cache)."""
         return {
             "imports": self.imports,
-            "decls": [vars(d) for d in self.decls],
-            "extensions": [vars(e) for e in self.extensions],
-            "findings": [vars(f) for f in self.findings],
+            "decls": [list(vars(d).values()) for d in self.decls],
+            "extensions": [list(vars(e).values()) for e in self.extensions],
+            "findings": [list(vars(f).values()) for f in self.findings],
             "sorry_lines": self.sorry_lines,
             "opens": self.opens,
             "renames": self.renames,
@@ -172,13 +174,13 @@ class FileScan:
     def from_json(cls, data: dict[str, Any]) -> FileScan:
         return cls(
             imports=[(m, line) for m, line in data["imports"]],
-            decls=[Decl(**d) for d in data["decls"]],
-            extensions=[Extension(**e) for e in data["extensions"]],
-            findings=[Finding(**f) for f in data["findings"]],
-            sorry_lines=list(data["sorry_lines"]),
-            opens=list(data["opens"]),
-            renames={k: list(v) for k, v in data["renames"].items()},
-            exports=list(data["exports"]),
+            decls=[Decl(*row) for row in data["decls"]],
+            extensions=[Extension(*row) for row in data["extensions"]],
+            findings=[Finding(*row) for row in data["findings"]],
+            sorry_lines=data["sorry_lines"],
+            opens=data["opens"],
+            renames=data["renames"],
+            exports=data["exports"],
             unknown=[(line, word) for line, word in data["unknown"]],
             exit_line=data["exit_line"],
             error=(data["error"][0], data["error"][1]) if data["error"] else None,

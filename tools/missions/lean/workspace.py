@@ -1,26 +1,24 @@
 """The workspace's Lean modules: discovery, cached scanning, imports and name resolution.
 
-Scans are cached by content hash (sha256 of the file bytes plus the scanner version), and a
-stat index (size and modification time) lets a warm run skip reading unchanged files
-entirely (see :mod:`missions.cache` for where the cache lives and why).
+Scans are kept by content hash in :mod:`missions.lean.store`, whose stat index (size and
+modification time) lets a warm run skip reading unchanged files entirely (see
+:mod:`missions.cache` for where the cache lives and why).
 """
 
 from __future__ import annotations
 
 import gc
 import hashlib
+import json
 import os
 from collections.abc import Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-from missions import SCANNER_VERSION
-from missions.cache import default_cache_dir, read_store, write_store
+from missions.cache import default_cache_dir
 from missions.lean.scan import Decl, FileScan, scan_source
-from missions.roots import iter_lean_files, library_roots
+from missions.lean.store import ScanStore, write_scan
+from missions.roots import iter_lean_files, lean_file_stats, library_roots
 
 #: Import roots that come from Mathlib and its dependencies (trusted, pinned).
 EXTERNAL_ROOTS = frozenset(
@@ -55,6 +53,8 @@ class Module:
     name: str
     path: Path
     scan: FileScan
+    #: sha256 of the file's bytes when it was scanned ("" if it could not be read)
+    sha: str = ""
     _rel: str | None = field(default=None, repr=False)
 
     def rel(self, root: Path) -> str:
@@ -65,109 +65,58 @@ class Module:
 
 @dataclass
 class ScannedFile:
-    """What one worker learned about one file; plain data so it crosses processes cheaply."""
+    """What one worker learned about one file; plain data so it crosses processes cheaply
+    (the scan travels as the JSON text it was stored as, not as objects)."""
 
     path: str
     size: int
     mtime: int
     sha: str
-    scan: dict[str, Any] | None = None
+    text: str
 
 
-def _fault_scan(line: int, message: str) -> dict[str, Any]:
-    return FileScan(error=(line, message)).to_json()
+def _fault_json(line: int, message: str) -> str:
+    return json.dumps(FileScan(error=(line, message)).to_json())
 
 
-def scan_file(path: str) -> ScannedFile:
-    """Scan one file; a file that cannot be read or decoded becomes a scan with a fault."""
+def scan_file(path: str, store: str | None = None) -> ScannedFile:
+    """Scan one file (a file that cannot be read or decoded becomes a scan with a fault) and,
+    given a ``store`` folder, keep the scan there under the file's content hash."""
     try:
         with open(path, "rb") as handle:
             stat = os.fstat(handle.fileno())
             data = handle.read()
     except OSError as exc:
         reason = exc.strerror or type(exc).__name__
-        return ScannedFile(path, -1, -1, "", _fault_scan(1, f"cannot read the file: {reason}"))
+        return ScannedFile(path, -1, -1, "", _fault_json(1, f"cannot read the file: {reason}"))
     sha = hashlib.sha256(data).hexdigest()
-    result = ScannedFile(path, stat.st_size, stat.st_mtime_ns, sha)
     try:
-        text = data.decode("utf-8")
+        text = json.dumps(scan_source(data.decode("utf-8")).to_json(), separators=(",", ":"))
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
-        result.scan = _fault_scan(line, "the file is not valid UTF-8")
-        return result
-    result.scan = scan_source(text).to_json()
-    return result
+        text = _fault_json(line, "the file is not valid UTF-8")
+    if store is not None:
+        write_scan(store, sha, text)
+    return ScannedFile(path, stat.st_size, stat.st_mtime_ns, sha, text)
 
 
 #: Below this many files to scan, worker processes cost more than they save.
 PARALLEL_THRESHOLD = 64
 
 
-def scan_files(paths: list[str]) -> list[ScannedFile]:
+def scan_files(paths: list[str], store: str | None = None) -> list[ScannedFile]:
     """Scan files, in worker processes when there are many and more than one core."""
     workers = min(os.cpu_count() or 1, 8)
     if len(paths) < PARALLEL_THRESHOLD or workers < 2:
-        return [scan_file(p) for p in paths]
+        return [scan_file(p, store) for p in paths]
+    from concurrent.futures import ProcessPoolExecutor  # costs imports: only when used
+    from concurrent.futures.process import BrokenProcessPool
+
     try:
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            return list(pool.map(scan_file, paths, chunksize=16))
+            return list(pool.map(scan_file, paths, [store] * len(paths), chunksize=16))
     except (OSError, BrokenProcessPool):
-        return [scan_file(p) for p in paths]
-
-
-@dataclass
-class ScanCache:
-    """Content-hash cache of file scans with a stat index for unchanged files."""
-
-    directory: Path | None
-    entries: dict[str, dict[str, Any]] = field(default_factory=dict)
-    dirty: bool = False
-
-    @classmethod
-    def open(cls, directory: Path | None) -> ScanCache:
-        cache = cls(directory)
-        if directory is not None:
-            cache.entries = read_store(directory / "scan.json", SCANNER_VERSION)
-        return cache
-
-    def lookup(self, path: Path) -> FileScan | None:
-        """The cached scan if the file's size and modification time are unchanged."""
-        entry = self.entries.get(str(path))
-        if entry is None:
-            return None
-        try:
-            stat = path.stat()
-        except OSError:
-            return None
-        if entry["size"] == stat.st_size and entry["mtime"] == stat.st_mtime_ns:
-            return FileScan.from_json(entry["scan"])
-        return None
-
-    def record(self, scanned: ScannedFile) -> FileScan:
-        """Store a fresh scan (or reuse the cached one when only the timestamp moved)."""
-        assert scanned.scan is not None
-        if not scanned.sha:  # unreadable: nothing worth remembering
-            return FileScan.from_json(scanned.scan)
-        entry = self.entries.get(scanned.path)
-        self.dirty = True
-        if entry is not None and entry["sha"] == scanned.sha:
-            entry["mtime"] = scanned.mtime
-            entry["size"] = scanned.size
-            return FileScan.from_json(entry["scan"])
-        self.entries[scanned.path] = {
-            "size": scanned.size,
-            "mtime": scanned.mtime,
-            "sha": scanned.sha,
-            "scan": scanned.scan,
-        }
-        return FileScan.from_json(scanned.scan)
-
-    def save(self, live: Iterable[str]) -> None:
-        if self.directory is None or not self.dirty:
-            return
-        keep = set(live)
-        files = {k: v for k, v in self.entries.items() if k in keep}
-        write_store(self.directory / "scan.json", SCANNER_VERSION, files)
+        return [scan_file(p, store) for p in paths]
 
 
 @dataclass
@@ -370,8 +319,12 @@ class Workspace:
         for old in renames.get(head_only[0], ()):
             rest = ".".join(head_only[1:])
             renamed = f"{old}.{rest}" if rest else old
-            found.extend(c for p in prefixes for c in [f"{p}.{renamed}" if p else renamed]
-                         if c in self.by_name)
+            found.extend(
+                c
+                for p in prefixes
+                for c in [f"{p}.{renamed}" if p else renamed]
+                if c in self.by_name
+            )
         return list(dict.fromkeys(found))
 
     def modules_in(self, names: Iterable[str]) -> Iterator[Module]:
@@ -397,44 +350,44 @@ def load_workspace(root: Path, *, use_cache: bool = True) -> Workspace:
     """Scan every module of the workspace's libraries (cached).
 
     A file that cannot be read, decoded or lexed is still a module: its scan carries the
-    fault, and only targets whose closure contains it are affected (see ``Module.fault``).
+    fault, and only targets whose closure contains it are affected (see ``Workspace.fault``).
     """
     libraries = library_roots(root)
-    cache = ScanCache.open(default_cache_dir(root) if use_cache else None)
-    modules: dict[str, Module] = {}
+    store = ScanStore.open(default_cache_dir(root) if use_cache else None)
     # scanning allocates millions of short-lived objects and no cycles: the cyclic
-    # collector only costs time here (about a quarter of a cold run)
+    # collector only costs time here
     collecting = gc.isenabled()
     gc.disable()
     try:
-        _scan_all(root, libraries, cache, modules)
+        modules = _scan_all(root, libraries, store)
     finally:
         if collecting:
             gc.enable()
-    cache.save(str(m.path) for m in modules.values())
+    store.save({str(m.path) for m in modules.values()})
     return Workspace(root=root, libraries=libraries, modules=modules)
 
 
-def _scan_all(
-    root: Path,
-    libraries: list[str],
-    cache: ScanCache,
-    modules: dict[str, Module],
-) -> None:
-    paths = list(lean_files(root, libraries))
-    scans: dict[Path, FileScan] = {}
+def _scan_all(root: Path, libraries: list[str], store: ScanStore) -> dict[str, Module]:
+    stats = lean_file_stats(str(root), libraries)
+    scans: dict[str, tuple[FileScan, str]] = {}
     stale: list[str] = []
-    for path in paths:
-        hit = cache.lookup(path)
+    for path, stat in stats:
+        hit = store.cached(path, stat)
         if hit is None:
-            stale.append(str(path))
+            stale.append(path)
         else:
             scans[path] = hit
-    for scanned in scan_files(stale):
-        scans[Path(scanned.path)] = cache.record(scanned)
-    for path in paths:
-        scan = scans.get(path)
-        if scan is None:
+    for scanned in scan_files(stale, store.directory):
+        known = store.known(scanned.sha) if scanned.sha else None
+        scan = known or FileScan.from_json(json.loads(scanned.text))
+        store.record(scanned.path, scanned.size, scanned.mtime, scanned.sha, scan)
+        scans[scanned.path] = (scan, scanned.sha)
+    modules: dict[str, Module] = {}
+    for path, _ in stats:
+        found = scans.get(path)
+        if found is None:
             continue
-        name = module_name(root, path)
-        modules[name] = Module(name=name, path=path, scan=scan)
+        file = Path(path)
+        name = module_name(root, file)
+        modules[name] = Module(name=name, path=file, scan=found[0], sha=found[1])
+    return modules

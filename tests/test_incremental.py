@@ -1,0 +1,193 @@
+"""The incremental ``status`` prints exactly what the full command prints, edit after edit,
+and hands over to the full command whenever it cannot bound an edit."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from conftest import copy_repo_workspace
+from missions import incremental
+from missions.cli import app
+from missions.roots import lean_file_stats, library_roots
+
+STATEMENTS = """\
+import Mathlib
+
+namespace Formal.{name}
+
+/-- The claim of mission {name}. -/
+def Goal : Prop := ∀ n : ℕ, n ≤ n ^ 2
+
+end Formal.{name}
+"""
+PROOFS = """\
+import Formal.{name}.Statements
+{imports}
+namespace Formal.{name}
+
+theorem goal : Goal := by
+  intro n
+  {tactic}
+
+end Formal.{name}
+"""
+ROOT = "import Formal.{name}.Statements\nimport Formal.{name}.Proofs\n"
+
+
+def _files(name: str, tactic: str = "nlinarith [Nat.zero_le n]", imports: str = "") -> dict:
+    return {
+        f"Formal/{name}/Statements.lean": STATEMENTS.format(name=name),
+        f"Formal/{name}/Proofs.lean": PROOFS.format(name=name, tactic=tactic, imports=imports),
+        f"Formal/{name}.lean": ROOT.format(name=name),
+    }
+
+
+@pytest.fixture
+def root(make_workspace: Callable[..., Path]) -> Path:
+    files = {
+        **_files("Alpha", imports="import Formal.Shared.Helper"),
+        **_files("Beta", tactic="sorry"),
+        "Formal/Shared/Helper.lean": "import Mathlib\n\ntheorem shared_fact : True := trivial\n",
+        "Formal.lean": "import Formal.Alpha\nimport Formal.Beta\n",
+    }
+    built = make_workspace(files, {"alpha": "Formal.Alpha", "beta": "Formal.Beta"})
+    for command in (["pin"], ["sync"]):
+        assert CliRunner().invoke(app, [*command, "--root", str(built)]).exit_code == 0
+    _status(built)  # a full run leaves the state the incremental path starts from
+    return built
+
+
+def _status(root: Path, *options: str) -> str:
+    result = CliRunner().invoke(app, ["status", "--json", *options, "--root", str(root)])
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def _incremental(root: Path) -> str | None:
+    libraries = library_roots(root)
+    return incremental.status_text(str(root), libraries, lean_file_stats(str(root), libraries))
+
+
+def _same_as_full(root: Path) -> str:
+    text = _incremental(root)
+    assert text is not None, "the incremental path should have answered"
+    assert text == _status(root, "--no-cache")
+    return text
+
+
+def _write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    stat = path.stat()  # a new mtime even within the file system's time resolution
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000))
+
+
+def _targets(text: str) -> dict[str, str]:
+    return {m["id"]: m["targets"][0]["status"] for m in json.loads(text)["missions"]}
+
+
+def test_a_proof_edit_recomputes_only_what_it_touches(root: Path) -> None:
+    proofs = root / "Formal/Alpha/Proofs.lean"
+    _write(proofs, proofs.read_text(encoding="utf-8").replace("nlinarith [Nat.zero_le n]", "sorry"))
+    assert _targets(_same_as_full(root)) == {"alpha": "stated", "beta": "stated"}
+    _write(proofs, proofs.read_text(encoding="utf-8").replace("sorry", "nlinarith [Nat.zero_le n]"))
+    assert _targets(_same_as_full(root)) == {"alpha": "proved", "beta": "stated"}
+    beta = root / "Formal/Beta/Proofs.lean"
+    _write(beta, beta.read_text(encoding="utf-8").replace("sorry", "nlinarith [Nat.zero_le n]"))
+    assert _targets(_same_as_full(root)) == {"alpha": "proved", "beta": "proved"}
+
+
+def test_a_helper_edit_reaches_the_missions_that_import_it(root: Path) -> None:
+    helper = root / "Formal/Shared/Helper.lean"
+    _write(helper, "import Mathlib\n\n@[simp] theorem shared_fact : True := sorry\n")
+    assert _targets(_same_as_full(root))["alpha"] == "stated"
+
+
+def test_new_and_removed_modules(root: Path) -> None:
+    extra = root / "Formal/Shared/Extra.lean"
+    _write(extra, "import Mathlib\n\ninstance broken : Inhabited Nat := sorry\n")
+    _same_as_full(root)  # nothing imports it yet
+    helper = root / "Formal/Shared/Helper.lean"
+    _write(
+        helper,
+        "import Mathlib\nimport Formal.Shared.Extra\n\ntheorem shared_fact : True := trivial\n",
+    )
+    assert _targets(_same_as_full(root))["alpha"] == "stated"  # the instance is reachable
+    extra.unlink()
+    assert _targets(_same_as_full(root))["alpha"] == "stated"  # now an unresolved import
+    _write(helper, "import Mathlib\n\ntheorem shared_fact : True := trivial\n")
+    assert _targets(_same_as_full(root))["alpha"] == "proved"
+
+
+def test_a_scratch_copy_of_a_proof_name(root: Path) -> None:
+    scratch = root / "Formal/Scratch.lean"
+    _write(scratch, "import Mathlib\n\ntheorem Formal.Beta.goal : True := trivial\n")
+    _same_as_full(root)
+
+
+def test_an_index_rewritten_by_another_run_is_not_trusted(root: Path) -> None:
+    """Another process scanned the edit (the index knows it) but never answered status: the
+    recorded answer predates the edit, so it must not be served."""
+    from missions.lean.workspace import load_workspace
+
+    proofs = root / "Formal/Alpha/Proofs.lean"
+    _write(proofs, proofs.read_text(encoding="utf-8").replace("nlinarith [Nat.zero_le n]", "sorry"))
+    load_workspace(root)  # updates the scan index, not the status state
+    assert _targets(_same_as_full(root))["alpha"] == "stated"
+
+
+def test_a_touched_file_changes_nothing(root: Path) -> None:
+    before = _status(root)
+    proofs = root / "Formal/Alpha/Proofs.lean"
+    _write(proofs, proofs.read_text(encoding="utf-8"))
+    assert _same_as_full(root) == before
+
+
+@pytest.mark.parametrize(
+    "edit",
+    ["statement", "yaml", "exit", "lakefile"],
+)
+def test_edits_it_cannot_bound_go_to_the_full_command(root: Path, edit: str) -> None:
+    if edit == "statement":
+        path = root / "Formal/Alpha/Statements.lean"
+        _write(path, path.read_text(encoding="utf-8").replace("n ≤ n ^ 2", "n ≤ n ^ 3"))
+    elif edit == "yaml":
+        path = root / "missions/alpha.yaml"
+        _write(path, path.read_text(encoding="utf-8").replace("The goal holds.", "It holds."))
+    elif edit == "exit":
+        path = root / "Formal/Beta/Proofs.lean"
+        _write(path, path.read_text(encoding="utf-8") + "\n#exit\n")
+    else:
+        path = root / "lakefile.lean"
+        _write(path, path.read_text(encoding="utf-8") + "\n-- a comment\n")
+    assert _incremental(root) is None
+    # the command itself still answers, through the full path
+    assert _status(root) == _status(root, "--no-cache")
+
+
+def test_the_command_answers_an_edit_incrementally(root: Path) -> None:
+    """Through the console entry point, not only the function: same text as the full run."""
+    proofs = root / "Formal/Alpha/Proofs.lean"
+    _write(proofs, proofs.read_text(encoding="utf-8").replace("nlinarith [Nat.zero_le n]", "sorry"))
+    from missions import fastpath
+
+    argv = ["status", "--json", "--root", str(root)]
+    full = _status(root, "--no-cache")
+    assert fastpath.try_status(argv) is True  # answered without the full command
+    assert _targets(full)["alpha"] == "stated"
+
+
+def test_the_assembled_text_is_json_dumps(tmp_path: Path) -> None:
+    repo = copy_repo_workspace(tmp_path)
+    data = json.loads(_status(repo, "--no-cache"))
+    assert data["missions"]
+    expected = json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n"
+    assert incremental.render(data) == expected
+    empty = {"root": "/r", "evidence": "source", "missions": [], "summary": {"missions": 0}}
+    assert incremental.render(empty) == json.dumps(empty, indent=2) + "\n"
