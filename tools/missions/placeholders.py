@@ -1,7 +1,7 @@
 """Placeholders left by ``missions new``: a mission is a draft until none is left.
 
 The scaffold marks every text people must write with ``TODO`` (see
-:data:`missions.scaffold.PLACEHOLDER`). A mission whose YAML values, or the docstrings of its
+:data:`missions.lean.vocabulary.PLACEHOLDER`). A mission whose YAML values, or the docstrings of its
 statements module, still hold the marker is a draft: the gate fails (rule
 ``placeholder``) and no view calls it complete. Ordinary comments are free: a ``# TODO``
 note in the YAML or a ``-- TODO`` in Lean is a work note, not a placeholder.
@@ -15,9 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from missions.catalog import MissionFile
-from missions.lean.lexer import DOC, MODDOC, lex
+from missions.lean.vocabulary import PLACEHOLDER
 from missions.lean.workspace import Workspace
-from missions.scaffold import PLACEHOLDER
 
 _MARKER = re.compile(rf"\b{PLACEHOLDER}\b")
 
@@ -37,6 +36,12 @@ def yaml_placeholders(mission_file: MissionFile) -> list[Placeholder]:
     The validated model decides whether any value holds it (cheap, no re-parse); only then
     is the file read for line numbers.
     """
+    try:
+        raw = mission_file.path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        raw = None
+    if raw is not None and not _MARKER.search(raw):
+        return []  # no marker anywhere in the file, so none in a value
     values = json.dumps(mission_file.mission.model_dump(mode="json"), ensure_ascii=False)
     if not _MARKER.search(values):
         return []
@@ -61,25 +66,7 @@ def lean_placeholders(workspace: Workspace, mission_file: MissionFile) -> list[P
     module = workspace.modules.get(mission_file.mission.lean.statements_module)
     if module is None:
         return []
-    try:
-        text = module.path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return []  # reported by the scanner
-    if not _MARKER.search(text):
-        return []
-    try:
-        source = lex(text)
-    except Exception:  # an unlexable file is reported by the scanner, not here
-        return []
-    found: list[Placeholder] = []
-    lines = text.split("\n")
-    for kind, token, offset in source.tokens:
-        if kind not in (DOC, MODDOC):
-            continue
-        for match in _MARKER.finditer(token):
-            line = text.count("\n", 0, offset + match.start()) + 1
-            found.append(Placeholder(module.path, line, lines[line - 1].strip()))
-    return found
+    return [Placeholder(module.path, line, text) for line, text in module.scan.placeholders]
 
 
 def mission_placeholders(workspace: Workspace, mission_file: MissionFile) -> list[Placeholder]:

@@ -15,6 +15,7 @@ from ruamel.yaml.scalarstring import DoubleQuotedScalarString, FoldedScalarStrin
 
 from missions.catalog import ID_PATTERN
 from missions.errors import InputError
+from missions.lean.vocabulary import PLACEHOLDER
 from missions.lean.workspace import module_path
 from missions.yamlio import atomic_write_text, dump_document
 
@@ -33,7 +34,6 @@ MAX_MODULE_PART = 100
 
 #: The marker of text ``missions new`` leaves for people to fill in; ``missions check`` fails
 #: (rule ``placeholder``) while any is left in the mission YAML or its statement docstrings.
-PLACEHOLDER = "TODO"
 
 
 def default_module(mission_id: str) -> str:

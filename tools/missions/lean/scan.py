@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import bisect
 import hashlib
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -64,6 +65,7 @@ from missions.lean.vocabulary import (
     NATIVE_IDENTS,
     NOTATION_COMMANDS,
     OPEN_BRACKETS,
+    PLACEHOLDER,
     SEARCH_TACTICS,
     SOFT_COMMANDS,
     SORRY_IDENTS,
@@ -147,6 +149,8 @@ class FileScan:
     exports: list[str] = field(default_factory=list)
     #: commands the scanner does not know, as (line, first word): their effect is unbounded
     unknown: list[tuple[int, str]] = field(default_factory=list)
+    #: doc-comment lines that still hold the ``missions new`` placeholder, as (line, text)
+    placeholders: list[tuple[int, str]] = field(default_factory=list)
     exit_line: int | None = None
     error: tuple[int, str] | None = None
     digest: str = ""
@@ -165,6 +169,7 @@ class FileScan:
             "renames": self.renames,
             "exports": self.exports,
             "unknown": self.unknown,
+            "placeholders": self.placeholders,
             "exit_line": self.exit_line,
             "error": self.error,
             "digest": self.digest,
@@ -182,6 +187,7 @@ class FileScan:
             renames=data["renames"],
             exports=data["exports"],
             unknown=[(line, word) for line, word in data["unknown"]],
+            placeholders=[(line, text) for line, text in data["placeholders"]],
             exit_line=data["exit_line"],
             error=(data["error"][0], data["error"][1]) if data["error"] else None,
             digest=data["digest"],
@@ -236,6 +242,7 @@ _SPECIAL: dict[str, int] = {
     "stop": _STOP,
     "native": _NATIVE_WORD,
 }
+_PLACEHOLDER = re.compile(rf"\b{PLACEHOLDER}\b")
 #: Tokens after which ``stop`` is the tactic (``repeat sorry``), not a name.
 _TACTIC_POSITION = frozenset({"by", ";", "<;>", "·", ".", "(", "=>", "then", "else"})
 #: What may sit between a command's docs, attributes and modifiers and its keyword.
@@ -373,6 +380,14 @@ class _FileScanner:
             if j + 1 < len(tokens) and tokens[j + 1][0] == IDENT:
                 self.result.imports.append((ident_name(tokens[j + 1][1]), self.line(j + 1)))
 
+    def _placeholders(self, doc: str, offset: int) -> None:
+        text = self.src.text
+        for match in _PLACEHOLDER.finditer(doc):
+            line = self.src.line(offset + match.start())
+            start = text.rfind("\n", 0, offset + match.start()) + 1
+            end = text.find("\n", offset + match.start())
+            self.result.placeholders.append((line, text[start : end if end >= 0 else None].strip()))
+
     def _hash(self, j: int, text: str) -> None:
         if text in ENV_HASH_COMMANDS:
             self._finding(j, "env", f"`{text}` runs code that can modify the environment")
@@ -455,8 +470,16 @@ class _FileScanner:
                     and self._leads_to_command(i)
                 ):
                     boundary = True
-            elif kind == DOC:
-                if top and i > begin and not in_prefix and self._leads_to_command(i):
+            elif kind in (DOC, MODDOC):
+                if PLACEHOLDER in value:
+                    self._placeholders(value, offset)
+                if (
+                    kind == DOC
+                    and top
+                    and i > begin
+                    and not in_prefix
+                    and self._leads_to_command(i)
+                ):
                     boundary = True
             elif kind == HASH:
                 self._hash(i, value)

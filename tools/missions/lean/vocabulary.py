@@ -357,3 +357,7 @@ CLOSE_BRACKETS = frozenset({")", "]", "}", "⟩", "⦄"})
 
 #: Field projections, constructors and recursors every structure or inductive generates.
 GENERATED_SUFFIXES = ("mk", "rec", "recOn", "casesOn", "noConfusion", "ext", "ext_iff")
+
+#: The marker ``missions new`` leaves wherever a person must write text (a mission holding
+#: it in its YAML values or its statements' docstrings is a draft).
+PLACEHOLDER = "TODO"

@@ -139,9 +139,16 @@ class Workspace:
         default_factory=dict, repr=False
     )
     _mentions: dict[int, list[str]] = field(default_factory=dict, repr=False)
-    _resolved: dict[tuple[str, tuple[str, ...]], list[str]] = field(
+    _resolved: dict[tuple[str, int], list[str]] = field(default_factory=dict, repr=False)
+    #: scope tuples by identity: a resolution is memoized per (identifier, scope id), so a
+    #: long tuple of namespaces is hashed once per declaration, not once per identifier
+    _scope_ids: dict[tuple[str, ...], int] = field(default_factory=dict, repr=False)
+    _decl_scope_cache: dict[tuple[str, ...], tuple[tuple[str, ...], int]] = field(
         default_factory=dict, repr=False
     )
+    #: every proper prefix of every declaration name: a namespace nothing is declared in
+    #: cannot resolve anything
+    _namespaces: set[str] = field(default_factory=set, repr=False)
 
     def __post_init__(self) -> None:
         # the lexer stops at `#exit`, so declarations after it are never indexed
@@ -154,6 +161,12 @@ class Workspace:
                     by_last.setdefault(generated, []).append(decl.name)
         for key, names in by_last.items():
             by_last[key] = list(dict.fromkeys(names))
+        for name in self.by_name:
+            while "." in name:
+                name = name.rsplit(".", 1)[0]
+                if name in self._namespaces:
+                    break
+                self._namespaces.add(name)
 
     # ----------------------------------------------------------------- imports
     def is_workspace_module(self, module: str) -> bool:
@@ -242,7 +255,27 @@ class Workspace:
         Every later component may be field notation on a term of unknown type (``h.foo``,
         ``x.le.trans``), so it may denote any declaration ending in it.
         """
-        key = (ident, scopes)
+        return self._resolve_in(ident, scopes, self._scope_id(scopes))
+
+    def _decl_scopes(self, module: Module, decl: Decl) -> tuple[tuple[str, ...], int]:
+        """The namespaces a name in ``decl`` may be read in, and their id (memoized: the
+        declarations of a file share a handful of namespaces and opens)."""
+        key = (module.name, decl.namespace, *decl.opens)
+        found = self._decl_scope_cache.get(key)
+        if found is None:
+            file_opens, _ = self.scope_of(module)
+            scopes = tuple(dict.fromkeys((*_prefixes(decl.namespace), *decl.opens, *file_opens)))
+            found = self._decl_scope_cache[key] = (scopes, self._scope_id(scopes))
+        return found
+
+    def _scope_id(self, scopes: tuple[str, ...]) -> int:
+        found = self._scope_ids.get(scopes)
+        if found is None:
+            found = self._scope_ids[scopes] = len(self._scope_ids)
+        return found
+
+    def _resolve_in(self, ident: str, scopes: tuple[str, ...], scope_id: int) -> list[str]:
+        key = (ident, scope_id)
         cached = self._resolved.get(key)
         if cached is None:
             cached = self._resolved[key] = self._resolve(ident, scopes)
@@ -258,7 +291,8 @@ class Workspace:
             parts = parts[1:]
             prefixes: tuple[str, ...] = ("",)
         else:
-            prefixes = (*scopes, "")
+            namespaces = self._namespaces
+            prefixes = (*(p for p in scopes if p in namespaces), "")
         for prefix in prefixes:
             for k in range(len(parts), 0, -1):
                 head = ".".join(parts[:k])
@@ -291,14 +325,14 @@ class Workspace:
     def _targets(
         self, module: Module, decl: Decl, mentions: Iterable[str], dots: Iterable[str]
     ) -> list[str]:
-        file_opens, renames = self.scope_of(module)
-        scopes = tuple(dict.fromkeys((*_prefixes(decl.namespace), *decl.opens, *file_opens)))
+        renames = module.scan.renames
+        scopes, scope_id = self._decl_scopes(module, decl)
         names: list[str] = []
         for mention in mentions:
-            names.extend(self.resolve(mention, scopes))
+            names.extend(self._resolve_in(mention, scopes, scope_id))
             head, _, rest = mention.partition(".")
             for old in renames.get(head, ()):
-                names.extend(self.resolve(f"{old}.{rest}" if rest else old, scopes))
+                names.extend(self._resolve_in(f"{old}.{rest}" if rest else old, scopes, scope_id))
         for suffix in dots:
             names.extend(self.by_last.get(suffix.rsplit(".", 1)[-1], ()))
         return list(dict.fromkeys(names))
@@ -306,8 +340,8 @@ class Workspace:
     def type_candidates(self, module: Module, decl: Decl, name: str) -> list[str]:
         """Declarations a name in ``decl``'s type may denote (no field notation: a type
         written as a single name has no term before it to project from)."""
-        file_opens, renames = self.scope_of(module)
-        scopes = tuple(dict.fromkeys((*_prefixes(decl.namespace), *decl.opens, *file_opens)))
+        scopes, _ = self._decl_scopes(module, decl)
+        renames = module.scan.renames
         head_only = name.split(".")
         found: list[str] = []
         prefixes = ("",) if head_only[0] == "_root_" else (*scopes, "")
