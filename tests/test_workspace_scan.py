@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -18,19 +19,19 @@ def summary(workspace: ws.Workspace) -> dict[str, object]:
 def test_parallel_scan_matches_sequential(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     root = copy_repo_workspace(tmp_path)
     sequential = summary(ws.load_workspace(root, use_cache=False))
-    pools: list[int] = []
-    real_map = ws.scan_files
+    pools: list[bool] = []
+    real_init = ws._Scanning.__init__
 
-    def through_a_pool(paths: list[str], store: str | None = None) -> list[ws.ScannedFile]:
-        pools.append(len(paths))
-        return real_map(paths, store)
+    def recording(self: ws._Scanning, paths: list[str]) -> None:
+        real_init(self, paths)
+        pools.append(self._pool is not None)
 
     # force the worker pool even on a one-core machine, for every file
     monkeypatch.setattr(ws, "PARALLEL_THRESHOLD", 1)
     monkeypatch.setattr(os, "cpu_count", lambda: 2)
-    monkeypatch.setattr(ws, "scan_files", through_a_pool)
+    monkeypatch.setattr(ws._Scanning, "__init__", recording)
     parallel = summary(ws.load_workspace(root, use_cache=False))
-    assert pools and pools[0] == len(sequential)
+    assert pools == [True]
     assert parallel == sequential
     assert len(parallel) >= 4
 
@@ -42,9 +43,9 @@ def test_warm_scan_reads_no_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     calls: list[str] = []
     original = ws.scan_file
 
-    def counting(path: str, store: str | None = None) -> ws.ScannedFile:
+    def counting(path: str) -> ws.ScannedFile:
         calls.append(path)
-        return original(path, store)
+        return original(path)
 
     monkeypatch.setattr(ws, "scan_file", counting)
     warm = ws.load_workspace(root)
@@ -56,12 +57,23 @@ def test_warm_scan_reads_no_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     assert calls == [str(proofs)]
 
 
-def test_a_lost_store_entry_is_rescanned(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_lost_or_broken_cache_only_costs_a_rescan(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     root = copy_repo_workspace(tmp_path)
     first = summary(ws.load_workspace(root))
-    store = Path(os.environ["MISSIONS_CACHE_DIR"])
-    entries = sorted(store.rglob("scans-*/*/*.json"))
-    assert entries
-    for entry in entries[::2]:
-        entry.write_text("{not json", encoding="utf-8")
+    cache = Path(os.environ["MISSIONS_CACHE_DIR"])
+    [database] = list(cache.rglob("scans-*.sqlite"))
+    connection = sqlite3.connect(database)
+    with connection:
+        connection.execute("UPDATE scans SET scan = '{not json' WHERE rowid % 2 = 0")
+    connection.close()
     assert summary(ws.load_workspace(root)) == first
+    database.write_bytes(b"this is not a database")
+    assert summary(ws.load_workspace(root)) == first
+    # the damaged file was replaced: the next run reads everything from the cache again
+    calls: list[str] = []
+    original = ws.scan_file
+    monkeypatch.setattr(ws, "scan_file", lambda path: calls.append(path) or original(path))
+    assert summary(ws.load_workspace(root)) == first
+    assert calls == []

@@ -49,9 +49,9 @@ from missions.kernel import (
 )
 from missions.lean.lake import Diagnostic, Job, group_diagnostics, lake_executable, stream_build
 from missions.lean.premises import workspace_hypotheses
-from missions.lean.workspace import load_workspace
+from missions.lean.workspace import Workspace, load_workspace, start_loading
 from missions.lint import Finding as LintFinding
-from missions.lint import LintResult, lint_missions
+from missions.lint import lint_in_background, lint_missions
 from missions.pins import (
     UNCOMMITTED,
     apply_pin,
@@ -266,11 +266,17 @@ def _print_json(data: Any) -> None:
 
 
 def _analysis(root: Path | None, ids: list[str] | None, no_cache: bool = False) -> Analysis:
-    resolved = _root(root)
-    catalog = load_catalog(resolved, use_cache=not no_cache)
-    catalog.select(ids or [])
-    workspace = load_workspace(resolved, use_cache=not no_cache)
+    catalog, workspace = _load(_root(root), ids, no_cache)
     return analyze(catalog, workspace, ids)
+
+
+def _load(resolved: Path, ids: list[str] | None, no_cache: bool) -> tuple[Catalog, Workspace]:
+    """The catalog and the scanned workspace; the YAML is parsed while the workers scan."""
+    with start_loading(resolved, use_cache=not no_cache) as loading:
+        catalog = load_catalog(resolved, use_cache=not no_cache)
+        catalog.select(ids or [])
+        workspace = loading.result()
+    return catalog, workspace
 
 
 def _kernel(analysis: Analysis) -> tuple[AuditReport, list[Violation]]:
@@ -304,30 +310,31 @@ def status(
         except OSError:  # an unreadable input: the full command reports it below
             key = None
         inputs = incremental.global_inputs(str(resolved))
-        analysis = _analysis(resolved, ids, no_cache)
+        catalog, workspace = _load(resolved, ids, no_cache)
+        # the lint and the analysis are independent: side by side on two cores
+        chosen = [m.mission for m in catalog.select(ids or [])]
+        lint = lint_in_background(resolved, workspace, chosen)
+        analysis = analyze(catalog, workspace, ids)
         if lean:
             _kernel(analysis)
         data = status_json(
             analysis,
             evidence="kernel" if lean else "source",
             witnesses=load_results(str(resolved)),
-            lint=_lint(analysis),
+            lint=lint(),
         )
-    text = json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n"
+    # each mission encoded once: the answer is assembled from these texts, and the
+    # incremental path keeps them to patch the next answer
+    texts = [incremental.mission_text(m) for m in data["missions"]]
+    text = incremental.assemble({k: v for k, v in data.items() if k != "missions"}, texts)
     if key is not None and not no_cache and not lean:
         fastpath.store(resolved, key, text)
         if not ids:
-            incremental.remember(analysis, data, inputs)
+            incremental.remember(analysis, data, inputs, texts)
     if as_json:
         sys.stdout.write(text)
         return
     print_status(out, data, why=why)
-
-
-def _lint(analysis: Analysis) -> LintResult:
-    return lint_missions(
-        analysis.root, analysis.workspace, [m.file.mission for m in analysis.missions]
-    )
 
 
 def _lint_line(finding: LintFinding) -> Text:

@@ -68,15 +68,18 @@ def global_inputs(root: str) -> dict[str, list[int] | None]:
     return found
 
 
-def remember(analysis: Analysis, data: dict[str, Any], inputs: dict[str, Any]) -> None:
+def remember(
+    analysis: Analysis, data: dict[str, Any], inputs: dict[str, Any], texts: list[str]
+) -> None:
     """Keep what the next incremental ``status`` needs from a full run over the catalog.
 
     ``inputs`` are the :func:`global_inputs` read *before* the run (a file changed during
-    the run then counts as changed next time).
+    the run then counts as changed next time); ``texts`` are the missions' encoded entries
+    (:func:`mission_text`).
     """
     workspace = analysis.workspace
     missions: list[dict[str, Any]] = []
-    for mission, entry in zip(analysis.missions, data["missions"], strict=True):
+    for mission, entry, text in zip(analysis.missions, data["missions"], texts, strict=True):
         info = mission.file.mission
         record = {
             "id": info.id,
@@ -87,7 +90,7 @@ def remember(analysis: Analysis, data: dict[str, Any], inputs: dict[str, Any]) -
             "statement_closure": sorted(mission.pin.modules),
         }
         _reaches(record, workspace, mission.targets)
-        _answer(record, entry)
+        _answer(record, entry, text)
         missions.append(record)
     state = {
         "version": [__version__, SCANNER_VERSION],
@@ -125,9 +128,9 @@ def _reaches(
     record["targets"] = targets
 
 
-def _answer(record: dict[str, Any], entry: dict[str, Any]) -> None:
+def _answer(record: dict[str, Any], entry: dict[str, Any], text: str | None = None) -> None:
     record["statuses"] = [entry["status"], [t["status"] for t in entry["targets"]]]
-    record["text"] = mission_text(entry)
+    record["text"] = mission_text(entry) if text is None else text
 
 
 def _write(path: str, text: str) -> None:
@@ -292,16 +295,15 @@ def _changes(root: str, store: ScanStore, stats: list[tuple[str, Any]]) -> _Plan
         row = store.index.get(path)
         if row is not None and row[0] == stat.st_size and row[1] == stat.st_mtime_ns:
             continue
-        scanned = scan_file(path, store.directory)
+        scanned = scan_file(path)
         if not scanned.sha:
             return None  # an unreadable file: the full command reports it
         name = _module_of(root, path)
         if row is not None and row[2] == scanned.sha:  # touched, not changed
-            store.index[path] = [scanned.size, scanned.mtime, *row[2:]]
-            store.dirty = True
+            store.touch(path, scanned.size, scanned.mtime)
             continue
         scan = FileScan.from_json(json.loads(scanned.text))
-        store.record(path, scanned.size, scanned.mtime, scanned.sha, scan)
+        store.record(path, scanned.size, scanned.mtime, scanned.sha, scan, scanned.text)
         plan.changed[name] = scan
         if row is not None:
             old = store.known(row[2])

@@ -1,20 +1,23 @@
 """Scans of Lean files, kept by content hash, and the stat index that finds them again.
 
 A file's scan depends only on its bytes and the scanner version, so it is stored once per
-content (``scans/<sha>.json`` in the workspace's cache folder, see :mod:`missions.cache`),
-written by whichever process scanned it, and read back only when needed: the incremental
-``status`` (:mod:`missions.incremental`) loads the few scans an edit touches, never the
-whole workspace.
+content, and read back only when needed: the incremental ``status``
+(:mod:`missions.incremental`) loads the few scans an edit touches, never the whole
+workspace. The index maps each file to its size, modification time and content hash, plus
+what can be decided without loading any scan: the file's imports (the module graph), its pin
+digest and its fault, if any.
 
-The index maps each file to its size, modification time and content hash, plus what can be
-decided without loading any scan: the file's imports (the module graph), its pin digest
-and whether it is faulty.
+Both live in one SQLite database in the workspace's cache folder (see :mod:`missions.cache`
+for where and why): thousands of small scans are one file and one transaction to write,
+any one of them is a keyed read, and SQLite's own locking keeps concurrent runs consistent.
+A database that cannot be opened or read is treated as empty: a lost cache only costs time.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,67 +25,40 @@ from typing import Any
 from missions import SCANNER_VERSION
 from missions.lean.scan import FileScan
 
-INDEX_FILE = "scan-index.json"
-STORE_DIR = f"scans-{SCANNER_VERSION}"
+DATABASE = f"scans-{SCANNER_VERSION}.sqlite"
 
 #: One index row: size, modification time (ns), sha256, imports, pin digest, fault or None.
 IndexRow = list[Any]
 
-
-def store_path(directory: str, sha: str) -> str:
-    return os.path.join(directory, STORE_DIR, sha[:2], f"{sha}.json")
-
-
-def write_scan(directory: str, sha: str, text: str) -> None:
-    """Store a scan's JSON under its content hash, atomically (a reader never sees half)."""
-    path = store_path(directory, sha)
-    if os.path.exists(path):
-        return
-    try:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        tmp = f"{path}.{os.getpid()}.tmp"
-        with open(tmp, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except OSError:
-        pass  # a lost cache entry only costs a rescan
-
-
-def read_scan(directory: str, sha: str) -> FileScan | None:
-    try:
-        with open(store_path(directory, sha), encoding="utf-8") as handle:
-            return FileScan.from_json(json.load(handle))
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
+_SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS scans (sha TEXT PRIMARY KEY, scan TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS files (path TEXT PRIMARY KEY, row TEXT NOT NULL)",
+)
 
 
 def index_row(size: int, mtime: int, sha: str, scan: FileScan) -> IndexRow:
     return [size, mtime, sha, scan.imports, scan.digest, scan.error]
 
 
-def read_index(directory: str) -> dict[str, IndexRow]:
-    try:
-        with open(os.path.join(directory, INDEX_FILE), encoding="utf-8") as handle:
-            data = json.load(handle)
-    except (OSError, ValueError):
-        return {}
-    if not isinstance(data, dict) or data.get("version") != SCANNER_VERSION:
-        return {}
-    files = data.get("files")
-    return files if isinstance(files, dict) else {}
-
-
-def write_index(directory: str, files: dict[str, IndexRow]) -> None:
-    try:
-        os.makedirs(directory, exist_ok=True)
-        path = os.path.join(directory, INDEX_FILE)
-        tmp = f"{path}.{os.getpid()}.tmp"
-        text = json.dumps({"version": SCANNER_VERSION, "files": files}, separators=(",", ":"))
-        with open(tmp, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except OSError:
-        pass
+def _connect(directory: str) -> sqlite3.Connection | None:
+    """The database, created if missing; one that is not a database is replaced."""
+    path = os.path.join(directory, DATABASE)
+    for attempt in range(2):
+        try:
+            os.makedirs(directory, exist_ok=True)
+            connection = sqlite3.connect(path, timeout=30)
+            for statement in _SCHEMA:
+                connection.execute(statement)
+            return connection
+        except sqlite3.DatabaseError:
+            if attempt == 0:
+                try:
+                    os.remove(path)  # damaged: start afresh (it only holds cached scans)
+                except OSError:
+                    return None
+        except (OSError, sqlite3.Error):
+            return None
+    return None
 
 
 @dataclass
@@ -92,40 +68,113 @@ class ScanStore:
     directory: str | None
     index: dict[str, IndexRow] = field(default_factory=dict)
     dirty: bool = False
+    _connection: sqlite3.Connection | None = field(default=None, repr=False)
+    _new_scans: dict[str, str] = field(default_factory=dict, repr=False)
+    _changed_rows: set[str] = field(default_factory=set, repr=False)
 
     @classmethod
     def open(cls, directory: Path | None) -> ScanStore:
         if directory is None:
             return cls(None)
-        return cls(str(directory), read_index(str(directory)))
+        store = cls(str(directory))
+        store._connection = _connect(str(directory))
+        if store._connection is not None:
+            try:
+                rows = store._connection.execute("SELECT path, row FROM files").fetchall()
+                store.index = {path: json.loads(row) for path, row in rows}
+            except (sqlite3.Error, ValueError):
+                store.index = {}
+        return store
 
     def cached(self, path: str, stat: os.stat_result) -> tuple[FileScan, str] | None:
         """The stored scan of ``path`` and its content hash, if the file's size and
         modification time are unchanged."""
         row = self.index.get(path)
-        if row is None or self.directory is None:
+        if row is None or row[0] != stat.st_size or row[1] != stat.st_mtime_ns:
             return None
-        if row[0] != stat.st_size or row[1] != stat.st_mtime_ns:
-            return None
-        scan = read_scan(self.directory, row[2])
+        scan = self.known(row[2])
         return None if scan is None else (scan, row[2])
 
     def known(self, sha: str) -> FileScan | None:
         """A scan stored for this content, whatever file it came from (a touched file)."""
-        return None if self.directory is None else read_scan(self.directory, sha)
+        text = self._new_scans.get(sha)
+        if text is None and self._connection is not None:
+            try:
+                found = self._connection.execute(
+                    "SELECT scan FROM scans WHERE sha = ?", (sha,)
+                ).fetchone()
+            except sqlite3.Error:
+                found = None
+            text = found[0] if found else None
+        if text is None:
+            return None
+        try:
+            return FileScan.from_json(json.loads(text))
+        except (ValueError, KeyError, TypeError):
+            return None
 
-    def record(self, path: str, size: int, mtime: int, sha: str, scan: FileScan) -> None:
+    def record(
+        self, path: str, size: int, mtime: int, sha: str, scan: FileScan, text: str | None = None
+    ) -> None:
+        """Note a file's scan (``text``: its JSON, stored once per content) and index row."""
         if not sha:
             self.index.pop(path, None)  # unreadable: nothing worth remembering
         else:
             self.index[path] = index_row(size, mtime, sha, scan)
+            if text is not None:
+                self._new_scans[sha] = text
+        self._changed_rows.add(path)
         self.dirty = True
 
+    def touch(self, path: str, size: int, mtime: int) -> None:
+        """The file's bytes are as indexed; only its size or modification time moved."""
+        row = self.index[path]
+        self.index[path] = [size, mtime, *row[2:]]
+        self._changed_rows.add(path)
+        self.dirty = True
+
+    def _collect(self, connection: sqlite3.Connection) -> None:
+        """Drop scans no indexed file holds any more."""
+        held = {row[2] for row in self.index.values()}
+        try:
+            with connection:
+                stored = [sha for (sha,) in connection.execute("SELECT sha FROM scans")]
+                connection.executemany(
+                    "DELETE FROM scans WHERE sha = ?", [(s,) for s in stored if s not in held]
+                )
+        except sqlite3.Error:
+            pass
+
     def save(self, live: set[str]) -> None:
-        if self.directory is None:
+        """Write what changed in one transaction; forget files that no longer exist."""
+        connection = self._connection
+        if connection is None:
             return
-        if set(self.index) - live:
-            self.index = {k: v for k, v in self.index.items() if k in live}
-            self.dirty = True
-        if self.dirty:
-            write_index(self.directory, self.index)
+        gone = set(self.index) - live
+        for path in gone:
+            del self.index[path]
+        if not (self.dirty or gone):
+            return
+        try:
+            with connection:
+                connection.executemany(
+                    "INSERT OR IGNORE INTO scans (sha, scan) VALUES (?, ?)",
+                    self._new_scans.items(),
+                )
+                rows = [
+                    (path, json.dumps(self.index[path]))
+                    for path in self._changed_rows
+                    if path in self.index
+                ]
+                connection.executemany("INSERT OR REPLACE INTO files VALUES (?, ?)", rows)
+                connection.executemany(
+                    "DELETE FROM files WHERE path = ?",
+                    [(p,) for p in gone | {p for p in self._changed_rows if p not in self.index}],
+                )
+        except sqlite3.Error:
+            pass  # a lost cache entry only costs a rescan
+        if gone:
+            self._collect(connection)
+        self._new_scans.clear()
+        self._changed_rows.clear()
+        self.dirty = False

@@ -14,10 +14,11 @@ import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from missions.cache import default_cache_dir
 from missions.lean.scan import Decl, FileScan, scan_source
-from missions.lean.store import ScanStore, write_scan
+from missions.lean.store import ScanStore
 from missions.roots import iter_lean_files, lean_file_stats, library_roots
 
 #: Import roots that come from Mathlib and its dependencies (trusted, pinned).
@@ -79,9 +80,8 @@ def _fault_json(line: int, message: str) -> str:
     return json.dumps(FileScan(error=(line, message)).to_json())
 
 
-def scan_file(path: str, store: str | None = None) -> ScannedFile:
-    """Scan one file (a file that cannot be read or decoded becomes a scan with a fault) and,
-    given a ``store`` folder, keep the scan there under the file's content hash."""
+def scan_file(path: str) -> ScannedFile:
+    """Scan one file; a file that cannot be read or decoded becomes a scan with a fault."""
     try:
         with open(path, "rb") as handle:
             stat = os.fstat(handle.fileno())
@@ -95,8 +95,6 @@ def scan_file(path: str, store: str | None = None) -> ScannedFile:
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         text = _fault_json(line, "the file is not valid UTF-8")
-    if store is not None:
-        write_scan(store, sha, text)
     return ScannedFile(path, stat.st_size, stat.st_mtime_ns, sha, text)
 
 
@@ -104,19 +102,46 @@ def scan_file(path: str, store: str | None = None) -> ScannedFile:
 PARALLEL_THRESHOLD = 64
 
 
-def scan_files(paths: list[str], store: str | None = None) -> list[ScannedFile]:
+def scan_files(paths: list[str]) -> list[ScannedFile]:
     """Scan files, in worker processes when there are many and more than one core."""
-    workers = min(os.cpu_count() or 1, 8)
-    if len(paths) < PARALLEL_THRESHOLD or workers < 2:
-        return [scan_file(p, store) for p in paths]
-    from concurrent.futures import ProcessPoolExecutor  # costs imports: only when used
-    from concurrent.futures.process import BrokenProcessPool
+    with _Scanning(paths) as scanning:
+        return list(scanning)
 
-    try:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            return list(pool.map(scan_file, paths, [store] * len(paths), chunksize=16))
-    except (OSError, BrokenProcessPool):
-        return [scan_file(p, store) for p in paths]
+
+class _Scanning:
+    """Files being scanned: worker processes start on construction, results are read by
+    iterating, so the caller can do other work (parse the catalog) in between."""
+
+    def __init__(self, paths: list[str]) -> None:
+        self.paths = paths
+        self._pool: Any = None
+        self._results: Iterator[ScannedFile] | None = None
+        workers = min(os.cpu_count() or 1, 8)
+        if len(paths) >= PARALLEL_THRESHOLD and workers >= 2:
+            from concurrent.futures import ProcessPoolExecutor  # costs imports: only when used
+
+            try:
+                self._pool = ProcessPoolExecutor(max_workers=workers)
+                self._results = self._pool.map(scan_file, paths, chunksize=16)
+            except OSError:
+                self._pool = None
+
+    def __iter__(self) -> Iterator[ScannedFile]:
+        if self._results is not None:
+            from concurrent.futures.process import BrokenProcessPool
+
+            try:
+                return iter(list(self._results))
+            except (OSError, BrokenProcessPool):
+                pass  # the workers failed: scan here instead
+        return (scan_file(path) for path in self.paths)
+
+    def __enter__(self) -> _Scanning:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
 
 
 @dataclass
@@ -386,42 +411,66 @@ def load_workspace(root: Path, *, use_cache: bool = True) -> Workspace:
     A file that cannot be read, decoded or lexed is still a module: its scan carries the
     fault, and only targets whose closure contains it are affected (see ``Workspace.fault``).
     """
-    libraries = library_roots(root)
-    store = ScanStore.open(default_cache_dir(root) if use_cache else None)
-    # scanning allocates millions of short-lived objects and no cycles: the cyclic
-    # collector only costs time here
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        modules = _scan_all(root, libraries, store)
-    finally:
-        if collecting:
-            gc.enable()
-    store.save({str(m.path) for m in modules.values()})
-    return Workspace(root=root, libraries=libraries, modules=modules)
+    with start_loading(root, use_cache=use_cache) as loading:
+        return loading.result()
 
 
-def _scan_all(root: Path, libraries: list[str], store: ScanStore) -> dict[str, Module]:
-    stats = lean_file_stats(str(root), libraries)
-    scans: dict[str, tuple[FileScan, str]] = {}
-    stale: list[str] = []
-    for path, stat in stats:
-        hit = store.cached(path, stat)
-        if hit is None:
-            stale.append(path)
-        else:
-            scans[path] = hit
-    for scanned in scan_files(stale, store.directory):
-        known = store.known(scanned.sha) if scanned.sha else None
-        scan = known or FileScan.from_json(json.loads(scanned.text))
-        store.record(scanned.path, scanned.size, scanned.mtime, scanned.sha, scan)
-        scans[scanned.path] = (scan, scanned.sha)
-    modules: dict[str, Module] = {}
-    for path, _ in stats:
-        found = scans.get(path)
-        if found is None:
-            continue
-        file = Path(path)
-        name = module_name(root, file)
-        modules[name] = Module(name=name, path=file, scan=found[0], sha=found[1])
-    return modules
+def start_loading(root: Path, *, use_cache: bool = True) -> WorkspaceLoading:
+    """Start scanning the workspace in worker processes and return at once; the caller may
+    do other work (parse the mission YAML) before asking for :meth:`WorkspaceLoading.result`.
+    Use it as a context manager, so the workers stop even if that other work fails."""
+    return WorkspaceLoading(root, use_cache)
+
+
+class WorkspaceLoading:
+    """A workspace whose changed files are being scanned (see :func:`start_loading`)."""
+
+    def __init__(self, root: Path, use_cache: bool) -> None:
+        self.root = root
+        self.libraries = library_roots(root)
+        self.store = ScanStore.open(default_cache_dir(root) if use_cache else None)
+        self.stats = lean_file_stats(str(root), self.libraries)
+        self.scans: dict[str, tuple[FileScan, str]] = {}
+        stale: list[str] = []
+        for path, stat in self.stats:
+            hit = self.store.cached(path, stat)
+            if hit is None:
+                stale.append(path)
+            else:
+                self.scans[path] = hit
+        self.scanning = _Scanning(stale)
+
+    def result(self) -> Workspace:
+        # scanning allocates millions of short-lived objects and no cycles: the cyclic
+        # collector only costs time here
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            modules = self._modules()
+        finally:
+            if collecting:
+                gc.enable()
+        self.store.save({str(m.path) for m in modules.values()})
+        return Workspace(root=self.root, libraries=self.libraries, modules=modules)
+
+    def _modules(self) -> dict[str, Module]:
+        store = self.store
+        for scanned in self.scanning:
+            scan = FileScan.from_json(json.loads(scanned.text))
+            store.record(scanned.path, scanned.size, scanned.mtime, scanned.sha, scan, scanned.text)
+            self.scans[scanned.path] = (scan, scanned.sha)
+        modules: dict[str, Module] = {}
+        for path, _ in self.stats:
+            found = self.scans.get(path)
+            if found is None:
+                continue
+            file = Path(path)
+            name = module_name(self.root, file)
+            modules[name] = Module(name=name, path=file, scan=found[0], sha=found[1])
+        return modules
+
+    def __enter__(self) -> WorkspaceLoading:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.scanning.__exit__()
