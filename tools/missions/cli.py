@@ -457,7 +457,8 @@ def check(
         if comparator is not None:
             results = read_results(comparator)
             extra = [*extra, *comparator_violations(analysis, results)]
-        gate = run_gate(analysis, extra)  # reads YAML lines for messages: input errors too
+        # reads YAML lines for messages: input errors too
+        gate = run_gate(analysis, extra, kernel_dependencies=lean)
     except InputError as exc:
         if as_json:
             _print_json(
@@ -488,8 +489,15 @@ def check(
                 Text(f"{violation.location()}: [{violation.rule}] {violation.message}"),
                 soft_wrap=True,
             )
+        for warning in gate.warnings:
+            out.print(
+                Text(f"{warning.location()}: warning: [{warning.rule}] {warning.message}"),
+                soft_wrap=True,
+            )
         summary = analysis.summary()
         verdict = "ok" if gate.ok else plural(len(gate.violations), "violation")
+        if gate.warnings:
+            verdict += f", {plural(len(gate.warnings), 'warning')}"
         out.print(
             f"gate: {verdict} — {plural(summary['missions'], 'mission')}, {summary['proved']} "
             f"of {plural(summary['targets'], 'target')} proved "

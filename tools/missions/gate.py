@@ -21,7 +21,7 @@ Rules and their ids (stable; used in JSON output):
 ``kernel-fingerprint``   (with ``--lean``) what a statement means to the kernel moved while its
                          statement pin did not (recorded by ``sync --lean``)
 ``dependency-mismatch``  (with ``--lean``) ``depends_on`` is not the set of targets whose proofs
-                         the proof uses
+                         the proof uses; without ``--lean`` a warning from the source reach
 ``comparator``           (with ``--comparator DIR``) Comparator did not accept, for exactly
                          today's claims, every target a mission claims proved
 ``lint``                 an unaccepted finding of ``missions lint`` in a statement closure (a
@@ -38,8 +38,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from missions import gitinfo
+from missions.kernel import compare_dependencies
 from missions.lint import LintResult, lint_missions
 from missions.pins import UNCOMMITTED, closure_paths
 from missions.placeholders import mission_placeholders
@@ -100,6 +102,8 @@ class GateResult:
     violations: list[Violation] = field(default_factory=list)
     #: the lint run behind the ``lint`` rule (reports show accepted findings and reasons too)
     lint: LintResult | None = None
+    #: findings that do not fail the gate (a rule's weaker, source-level form)
+    warnings: list[Violation] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -421,8 +425,55 @@ def _witness_stale(analysis: Analysis, mission: MissionStatus) -> list[Violation
     ]
 
 
-def run_gate(analysis: Analysis, extra: Iterable[Violation] = ()) -> GateResult:
-    """Every rule over the analysis, plus ``extra`` findings (e.g. from the kernel audit)."""
+def dependency_warnings(mission: MissionStatus, root: Path) -> list[Violation]:
+    """``dependency-mismatch`` as the source scan sees it: warnings, never failures.
+
+    The source reach over-approximates what a proof uses. A declared dependency the proof of a
+    target proved from source cannot reach is therefore certainly unused; a target's proof it
+    may reach without declaring is only possibly used. ``check --lean`` decides both exactly.
+    """
+    info = mission.file.mission
+    external = [t.id for t in info.targets if t.kind == "external"]
+    yaml_path = str(mission.file.path.relative_to(root))
+    found: list[Violation] = []
+    for status in mission.targets:
+        target = status.target
+        if status.proof_decl is None or status.uses is None:
+            continue
+        result = compare_dependencies(target.depends_on, status.uses, external)
+        problems = []
+        if status.status == "proved" and result.declared_unused:
+            problems.append(
+                f"declared but unreachable from {target.proof}: "
+                + ", ".join(result.declared_unused)
+            )
+        if result.used_undeclared:
+            problems.append(
+                f"{target.proof} may use the proof of {', '.join(result.used_undeclared)}, "
+                "which depends_on does not declare"
+            )
+        if problems:
+            found.append(
+                Violation(
+                    "dependency-mismatch",
+                    "; ".join(problems) + " (source reach; `check --lean` decides)",
+                    yaml_path,
+                    mission.file.target_line(target.id, "depends_on"),
+                    mission.id,
+                    target.id,
+                )
+            )
+    return found
+
+
+def run_gate(
+    analysis: Analysis, extra: Iterable[Violation] = (), *, kernel_dependencies: bool = False
+) -> GateResult:
+    """Every rule over the analysis, plus ``extra`` findings (e.g. from the kernel audit).
+
+    ``kernel_dependencies`` says the kernel already compared ``depends_on`` with what the
+    proofs use (``extra`` holds its findings), so the source-level warnings are left out.
+    """
     result = GateResult()
     add = result.violations.extend
     add(extra)
@@ -442,6 +493,8 @@ def run_gate(analysis: Analysis, extra: Iterable[Violation] = ()) -> GateResult:
         add(_drift(analysis, mission, lowered))
         add(_placeholder_violations(analysis, mission))
         add(_witness_stale(analysis, mission))
+        if not kernel_dependencies:
+            result.warnings.extend(dependency_warnings(mission, analysis.root))
     add(_lint_violations(analysis, result))
     unique = list(dict.fromkeys(result.violations))
     result.violations = sorted(

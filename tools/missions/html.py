@@ -1109,6 +1109,19 @@ def _frontier_section(analysis: Analysis) -> str:
     )
 
 
+def _findings_table(findings: list[dict[str, Any]]) -> str:
+    rows = "".join(
+        f"<tr><td><code>{esc(v['rule'])}</code></td>"
+        f"<td><code>{esc(v['file'] or '-')}:{esc(v['line'] or 1)}</code></td>"
+        f"<td>{esc(v['message'])}</td></tr>"
+        for v in findings
+    )
+    return (
+        "<table><thead><tr><th scope='col'>Rule</th><th scope='col'>Where</th>"
+        f"<th scope='col'>Message</th></tr></thead><tbody>{rows}</tbody></table>"
+    )
+
+
 def index_page(data: dict[str, Any], analysis: Analysis, footer: str) -> str:
     cards: list[str] = []
     for entry, mission in zip(data["missions"], analysis.missions, strict=True):
@@ -1136,19 +1149,17 @@ def index_page(data: dict[str, Any], analysis: Analysis, footer: str) -> str:
             + "</dl></li>"
         )
     gate = data["gate"]
-    if gate["ok"]:
-        gate_html = "<p>All gate rules pass.</p>"
-    else:
-        rows_html = "".join(
-            f"<tr><td><code>{esc(v['rule'])}</code></td>"
-            f"<td><code>{esc(v['file'] or '-')}:{esc(v['line'] or 1)}</code></td>"
-            f"<td>{esc(v['message'])}</td></tr>"
-            for v in gate["violations"]
-        )
-        gate_html = (
-            f"<p>{plural(len(gate['violations']), 'gate violation')}.</p>"
-            "<table><thead><tr><th scope='col'>Rule</th><th scope='col'>Where</th>"
-            f"<th scope='col'>Message</th></tr></thead><tbody>{rows_html}</tbody></table>"
+    gate_html = (
+        "<p>All gate rules pass.</p>"
+        if gate["ok"]
+        else f"<p>{plural(len(gate['violations']), 'gate violation')}.</p>"
+        + _findings_table(gate["violations"])
+    )
+    warnings = gate.get("warnings", [])
+    if warnings:
+        gate_html += (
+            f"<p>{plural(len(warnings), 'warning')} (they do not fail the gate).</p>"
+            + _findings_table(warnings)
         )
     intro = summary_line(data) + "."
     legend = "".join(f"<li>{_chip(s, s)}</li>" for s in STATUSES)

@@ -296,8 +296,8 @@ def compare_dependencies(
     """Compare declared dependencies with used ones (target ids of one mission).
 
     External targets cannot be used by a workspace proof, so declaring one is never "unused".
-    The ``used`` set may come from the kernel (exact) or from a source-level reachability
-    (an over-approximation: then only ``used_undeclared`` is a safe finding to warn about).
+    The ``used`` set may come from the kernel (exact) or from the source reach, a superset of
+    the truth: then ``declared_unused`` is certain and ``used_undeclared`` only possible.
     """
     declared_set, used_set, external_set = set(declared), set(used), set(external)
     return DependencyMismatch(

@@ -163,7 +163,11 @@ def violation_json(violation: Violation) -> dict[str, Any]:
 
 
 def gate_json(gate: GateResult) -> dict[str, Any]:
-    return {"ok": gate.ok, "violations": [violation_json(v) for v in gate.violations]}
+    return {
+        "ok": gate.ok,
+        "violations": [violation_json(v) for v in gate.violations],
+        "warnings": [violation_json(v) for v in gate.warnings],
+    }
 
 
 def report_json(
@@ -232,6 +236,13 @@ def report_markdown(analysis: Analysis, gate: GateResult) -> str:
         for violation in gate.violations:
             lines.append(
                 f"| `{violation.rule}` | `{violation.location()}` | {_cell(violation.message)} |"
+            )
+    if gate.warnings:
+        lines += ["", "Warnings (they do not fail the gate):", ""]
+        lines += ["| rule | where | message |", "|---|---|---|"]
+        for warning in gate.warnings:
+            lines.append(
+                f"| `{warning.rule}` | `{warning.location()}` | {_cell(warning.message)} |"
             )
     lines += _regressions_markdown(data, gate)
     lines += _lint_markdown(gate.lint)

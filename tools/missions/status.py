@@ -59,6 +59,9 @@ class TargetStatus:
     proof_decl: tuple[Module, Decl] | None = None
     #: workspace declarations the proof may reach (the over-approximation), by name
     reached: list[str] = field(default_factory=list)
+    #: ids of the mission's other targets whose proofs the proof may use directly (not only
+    #: through another target's proof); ``None`` when its reach is unbounded
+    uses: list[str] | None = None
 
 
 @dataclass
@@ -261,6 +264,32 @@ class _Reach:
             if (m.name, d.start) in seen and not d.name.startswith("<")
         }
         return reasons, sorted(names)
+
+    def targets_used(
+        self, start: tuple[Module, Decl], stops: dict[tuple[str, int], str]
+    ) -> set[str] | None:
+        """Which ``stops`` (other targets' proofs, keyed like ``seen``) the proof may use
+        directly: reached without passing through another stop. The kernel's notion of
+        "uses", over-approximated; ``None`` when the reach cannot be bounded."""
+        if self.unknown:
+            return None
+        queue = deque([start] + [(m, d) for m, d in self.everything() if d.implicit])
+        seen = {(m.name, d.start) for m, d in queue}
+        used: set[str] = set()
+        while queue:
+            module, decl = queue.popleft()
+            if decl.searches:
+                return None
+            for module_next, decl_next in self.edges(module, decl):
+                key = (module_next.name, decl_next.start)
+                if key in seen:
+                    continue
+                seen.add(key)
+                if key in stops:
+                    used.add(stops[key])
+                else:
+                    queue.append((module_next, decl_next))
+        return used
 
 
 def _implicit_role(decl: Decl) -> str:
@@ -477,10 +506,33 @@ def target_status(
     reasons.extend(context.risks(pmodule))
     problems, result.reached = reach.problems(proof)
     reasons.extend(problems)
+    result.uses = _targets_used(workspace, mission_file, target, proof, reach, result.reached)
     result.reasons = list(dict.fromkeys(reasons))
     if not result.reasons:
         result.status = "proved"
     return result
+
+
+def _targets_used(
+    workspace: Workspace,
+    mission_file: MissionFile,
+    target: Target,
+    proof: tuple[Module, Decl],
+    reach: _Reach,
+    reached: list[str],
+) -> list[str] | None:
+    stops: dict[tuple[str, int], str] = {}
+    reachable = set(reached)
+    for other in mission_file.mission.targets:
+        if other.id == target.id or other.proof is None:
+            continue
+        found, _ = _single(workspace, other.proof, mission_file.mission.lean.module)
+        if found is not None and found[1].name in reachable:
+            stops[(found[0].name, found[1].start)] = other.id
+    if not stops:
+        return []
+    used = reach.targets_used(proof, stops)
+    return None if used is None else sorted(used)
 
 
 def analyze(catalog: Catalog, workspace: Workspace, ids: list[str] | None = None) -> Analysis:
