@@ -183,6 +183,26 @@ def test_the_command_answers_an_edit_incrementally(root: Path) -> None:
     assert _targets(full)["alpha"] == "stated"
 
 
+def test_a_failing_incremental_path_hands_over_to_the_full_command(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The incremental path is an optimization: its failure must never fail ``status``."""
+    proofs = root / "Formal/Alpha/Proofs.lean"
+    _write(proofs, proofs.read_text(encoding="utf-8") + "\n-- edited\n")
+    from missions import fastpath
+
+    def broken(*_: object) -> str:
+        raise AttributeError("a bug in the incremental path")
+
+    monkeypatch.setattr(incremental, "status_text", broken)
+    argv = ["status", "--json", "--root", str(root)]
+    monkeypatch.delenv("MISSIONS_DEBUG", raising=False)
+    assert fastpath.try_status(argv) is False  # the full command answers instead
+    monkeypatch.setenv("MISSIONS_DEBUG", "1")
+    with pytest.raises(AttributeError):
+        fastpath.try_status(argv)
+
+
 def test_the_assembled_text_is_json_dumps(tmp_path: Path) -> None:
     repo = copy_repo_workspace(tmp_path)
     data = json.loads(_status(repo, "--no-cache"))
@@ -191,3 +211,28 @@ def test_the_assembled_text_is_json_dumps(tmp_path: Path) -> None:
     assert incremental.render(data) == expected
     empty = {"root": "/r", "evidence": "source", "missions": [], "summary": {"missions": 0}}
     assert incremental.render(empty) == json.dumps(empty, indent=2) + "\n"
+
+
+def test_proof_edits_in_the_bundled_missions(tmp_path: Path) -> None:
+    """Multi-target missions with dependencies, as users write them: after editing a proof
+    module, the incremental answer equals the full command's (missions taken from the YAML)."""
+    repo = copy_repo_workspace(tmp_path)
+    _status(repo)
+    from missions.catalog import load_catalog
+    from missions.lean.workspace import load_workspace
+    from missions.status import analyze
+
+    analysis = analyze(load_catalog(repo), load_workspace(repo))
+    proof_files = sorted(
+        {
+            status.proof_decl[0].path
+            for mission in analysis.missions
+            if sum(t.proof_decl is not None for t in mission.targets) > 1
+            for status in mission.targets
+            if status.proof_decl is not None
+        }
+    )
+    assert proof_files, "the catalogue has a mission with several proofs"
+    for path in proof_files[:3]:
+        _write(path, path.read_text(encoding="utf-8") + "\n-- edited\n")
+        _same_as_full(repo)

@@ -123,7 +123,12 @@ def try_status(argv: list[str]) -> bool:
     if data is None and not ids:
         from missions.incremental import status_text
 
-        fresh = status_text(root, libraries, stats)
+        try:
+            fresh = status_text(root, libraries, stats)
+        except Exception:  # an optimization must never fail the command: take the full path
+            if os.environ.get("MISSIONS_DEBUG"):
+                raise
+            return False
         if fresh is None:
             return False
         store(root, key, fresh)

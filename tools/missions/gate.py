@@ -38,7 +38,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from missions import gitinfo
 from missions.kernel import compare_dependencies
@@ -54,7 +53,7 @@ from missions.ratchet import (
     status_timelines,
     target_ref,
 )
-from missions.status import Analysis, MissionStatus, TargetStatus, Violation
+from missions.status import Analysis, MissionStatus, TargetStatus, Violation, targets_used
 from missions.toolchain import pin_checks
 from missions.witness import stale_reason
 
@@ -425,7 +424,7 @@ def _witness_stale(analysis: Analysis, mission: MissionStatus) -> list[Violation
     ]
 
 
-def dependency_warnings(mission: MissionStatus, root: Path) -> list[Violation]:
+def dependency_warnings(analysis: Analysis, mission: MissionStatus) -> list[Violation]:
     """``dependency-mismatch`` as the source scan sees it: warnings, never failures.
 
     The source reach over-approximates what a proof uses. A declared dependency the proof of a
@@ -434,13 +433,14 @@ def dependency_warnings(mission: MissionStatus, root: Path) -> list[Violation]:
     """
     info = mission.file.mission
     external = [t.id for t in info.targets if t.kind == "external"]
-    yaml_path = str(mission.file.path.relative_to(root))
+    yaml_path = str(mission.file.path.relative_to(analysis.root))
     found: list[Violation] = []
     for status in mission.targets:
         target = status.target
-        if status.proof_decl is None or status.uses is None:
+        used = targets_used(analysis, mission, status)
+        if used is None:
             continue
-        result = compare_dependencies(target.depends_on, status.uses, external)
+        result = compare_dependencies(target.depends_on, used, external)
         problems = []
         if status.status == "proved" and result.declared_unused:
             problems.append(
@@ -494,7 +494,7 @@ def run_gate(
         add(_placeholder_violations(analysis, mission))
         add(_witness_stale(analysis, mission))
         if not kernel_dependencies:
-            result.warnings.extend(dependency_warnings(mission, analysis.root))
+            result.warnings.extend(dependency_warnings(analysis, mission))
     add(_lint_violations(analysis, result))
     unique = list(dict.fromkeys(result.violations))
     result.violations = sorted(

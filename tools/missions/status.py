@@ -59,9 +59,6 @@ class TargetStatus:
     proof_decl: tuple[Module, Decl] | None = None
     #: workspace declarations the proof may reach (the over-approximation), by name
     reached: list[str] = field(default_factory=list)
-    #: ids of the mission's other targets whose proofs the proof may use directly (not only
-    #: through another target's proof); ``None`` when its reach is unbounded
-    uses: list[str] | None = None
 
 
 @dataclass
@@ -112,6 +109,8 @@ class Analysis:
     root: Path
     workspace: Workspace
     missions: list[MissionStatus]
+    #: the analysis' walks and scopes, for questions asked after it (see :func:`targets_used`)
+    memo: AnalysisMemo
 
     def summary(self) -> dict[str, int]:
         counts = {"missions": len(self.missions), "targets": 0, "proved": 0, "stated": 0}
@@ -473,9 +472,7 @@ def target_status(
     else:
         candidates = {
             decl.name
-            for _, decl in reach.visible(
-                workspace.type_candidates(pmodule, pdecl, pdecl.type_name)
-            )
+            for _, decl in reach.visible(workspace.type_candidates(pmodule, pdecl, pdecl.type_name))
         }
         if sdecl.name not in candidates:
             reasons.append(f"the type of {pdecl.name} is `{pdecl.type_name}`, not {sdecl.name}")
@@ -506,32 +503,31 @@ def target_status(
     reasons.extend(context.risks(pmodule))
     problems, result.reached = reach.problems(proof)
     reasons.extend(problems)
-    result.uses = _targets_used(workspace, mission_file, target, proof, reach, result.reached)
     result.reasons = list(dict.fromkeys(reasons))
     if not result.reasons:
         result.status = "proved"
     return result
 
 
-def _targets_used(
-    workspace: Workspace,
-    mission_file: MissionFile,
-    target: Target,
-    proof: tuple[Module, Decl],
-    reach: _Reach,
-    reached: list[str],
+def targets_used(
+    analysis: Analysis, mission: MissionStatus, status: TargetStatus
 ) -> list[str] | None:
+    """Ids of the mission's other targets whose proofs ``status``'s proof may use directly
+    (not only through a third target's proof), as the source reach sees it: a superset of
+    what the kernel reports. ``None`` without a proof or when the reach is unbounded."""
+    if status.proof_decl is None:
+        return None
+    reachable = set(status.reached)
     stops: dict[tuple[str, int], str] = {}
-    reachable = set(reached)
-    for other in mission_file.mission.targets:
-        if other.id == target.id or other.proof is None:
+    for other in mission.targets:
+        if other is status or other.proof_decl is None:
             continue
-        found, _ = _single(workspace, other.proof, mission_file.mission.lean.module)
-        if found is not None and found[1].name in reachable:
-            stops[(found[0].name, found[1].start)] = other.id
+        module, decl = other.proof_decl
+        if decl.name in reachable:
+            stops[(module.name, decl.start)] = other.target.id
     if not stops:
         return []
-    used = reach.targets_used(proof, stops)
+    used = analysis.memo.reach(status.proof_decl[0]).targets_used(status.proof_decl, stops)
     return None if used is None else sorted(used)
 
 
@@ -545,4 +541,4 @@ def analyze(catalog: Catalog, workspace: Workspace, ids: list[str] | None = None
             for target in mission_file.mission.targets
         ]
         missions.append(MissionStatus(mission_file, pin, statuses))
-    return Analysis(root=catalog.root, workspace=workspace, missions=missions)
+    return Analysis(root=catalog.root, workspace=workspace, missions=missions, memo=context)
