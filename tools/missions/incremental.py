@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
@@ -37,6 +37,7 @@ from missions.lean.scan import FileScan
 from missions.lean.store import ScanStore
 from missions.lean.workspace import Module, Workspace, scan_file
 from missions.pins import PinState
+from missions.roots import SourceRoot, library_names, module_namer
 from missions.status import AnalysisMemo, TargetStatus, mission_state, summary_of, target_status
 
 if TYPE_CHECKING:
@@ -144,12 +145,6 @@ def _write(path: str, text: str) -> None:
         pass
 
 
-def _module_of(root: str, path: str) -> str:
-    """``ROOT/Formal/A/B.lean`` → ``Formal.A.B`` (what :func:`module_name` says, without
-    building paths: the incremental path does this for every file)."""
-    return path[len(root) + 1 : -len(".lean")].replace(os.sep, ".")
-
-
 # ---------------------------------------------------------------------- the output
 def render(data: dict[str, Any]) -> str:
     """``status --json`` text: exactly ``json.dumps(data, indent=2)`` plus a newline, built from
@@ -237,7 +232,7 @@ class _Plan:
     removed: set[str] = field(default_factory=set)
 
 
-def status_text(root: str, libraries: list[str], stats: list[tuple[str, Any]]) -> str | None:
+def status_text(root: str, libraries: list[SourceRoot], stats: list[tuple[str, Any]]) -> str | None:
     """The ``status --json`` text for the tree as it is now, or None to run the full command.
 
     ``stats`` are the Lean files with their ``os.stat`` results (from the fast path).
@@ -255,17 +250,18 @@ def status_text(root: str, libraries: list[str], stats: list[tuple[str, Any]]) -
     store = ScanStore.open(Path(cache))
     if not store.index:
         return None
-    plan = _changes(root, store, stats)
+    name_of = module_namer(root, libraries)
+    plan = _changes(name_of, store, stats)
     if plan is None:
         return None
     missions = state["missions"]
-    graph = _import_graph(root, store, stats)
-    shas = {_module_of(root, path): row[2] for path, row in store.index.items()}
+    graph = _import_graph(name_of, store, stats)
+    shas = {name_of(path): row[2] for path, row in store.index.items()}
     affected = _affected(missions, plan, graph, shas)
     if affected is None:
         return None
     if affected:
-        recomputed = _recompute(root, libraries, store, plan, graph, missions, affected)
+        recomputed = _recompute(root, libraries, name_of, store, plan, graph, missions, affected)
         if recomputed is None:
             return None
         for index, entry in recomputed.items():
@@ -285,12 +281,14 @@ def status_text(root: str, libraries: list[str], stats: list[tuple[str, Any]]) -
     return text
 
 
-def _changes(root: str, store: ScanStore, stats: list[tuple[str, Any]]) -> _Plan | None:
+def _changes(
+    name_of: Callable[[str], str], store: ScanStore, stats: list[tuple[str, Any]]
+) -> _Plan | None:
     """Rescan the files whose size or modification time moved; note what each replaced."""
     plan = _Plan()
     on_disk = {path for path, _ in stats}
     for path in set(store.index) - on_disk:
-        plan.removed.add(_module_of(root, path))
+        plan.removed.add(name_of(path))
     for path, stat in stats:
         row = store.index.get(path)
         if row is not None and row[0] == stat.st_size and row[1] == stat.st_mtime_ns:
@@ -298,7 +296,7 @@ def _changes(root: str, store: ScanStore, stats: list[tuple[str, Any]]) -> _Plan
         scanned = scan_file(path)
         if not scanned.sha:
             return None  # an unreadable file: the full command reports it
-        name = _module_of(root, path)
+        name = name_of(path)
         if row is not None and row[2] == scanned.sha:  # touched, not changed
             store.touch(path, scanned.size, scanned.mtime)
             continue
@@ -314,14 +312,14 @@ def _changes(root: str, store: ScanStore, stats: list[tuple[str, Any]]) -> _Plan
 
 
 def _import_graph(
-    root: str, store: ScanStore, stats: list[tuple[str, Any]]
+    name_of: Callable[[str], str], store: ScanStore, stats: list[tuple[str, Any]]
 ) -> dict[str, list[str]]:
     graph: dict[str, list[str]] = {}
     for path, _ in stats:
         row = store.index.get(path)
         if row is None:
             continue
-        graph[_module_of(root, path)] = [name for name, _ in row[3]]
+        graph[name_of(path)] = [name for name, _ in row[3]]
     return graph
 
 
@@ -382,7 +380,8 @@ def _affected(
 
 def _recompute(
     root: str,
-    libraries: list[str],
+    libraries: list[SourceRoot],
+    name_of: Callable[[str], str],
     store: ScanStore,
     plan: _Plan,
     graph: dict[str, list[str]],
@@ -400,7 +399,7 @@ def _recompute(
                 for changed, new in plan.changed.items():
                     if name and any(d.name == name for d in new.decls):
                         needed |= _closure(graph, changed, memo)
-    paths = {_module_of(root, p): p for p in store.index}
+    paths = {name_of(p): p for p in store.index}
     modules: dict[str, Module] = {}
     for name in sorted(needed):
         if name not in graph:
@@ -415,7 +414,7 @@ def _recompute(
         row = store.index.get(paths[name])
         sha = row[2] if row is not None else ""
         modules[name] = Module(name=name, path=Path(paths[name]), scan=scan, sha=sha)
-    workspace = Workspace(root=Path(root), libraries=libraries, modules=modules)
+    workspace = Workspace(root=Path(root), libraries=library_names(libraries), modules=modules)
     context = AnalysisMemo(workspace)
     entries: dict[int, dict[str, Any]] = {}
     for index in sorted(affected):

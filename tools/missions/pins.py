@@ -67,7 +67,10 @@ def pin_state(workspace: Workspace, mission: Mission) -> PinState:
 
 
 def closure_paths(workspace: Workspace, modules: list[str]) -> list[Path]:
-    return [module_path(workspace.root, m) for m in modules]
+    return [
+        workspace.modules[m].path if m in workspace.modules else module_path(workspace.root, m)
+        for m in modules
+    ]
 
 
 #: ``pinned_at`` when no commit holds the pinned files as they are (uncommitted changes, or

@@ -12,6 +12,7 @@ import os
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up cost)
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from pathlib import Path
 
 NO_ROOT = "no workspace root (a directory with lakefile.lean and missions/) here or above"
@@ -46,34 +47,322 @@ def root_problem(root: str) -> tuple[str, str] | None:
     return None
 
 
-def library_roots(root: str | os.PathLike[str]) -> list[str]:
-    """The ``lean_lib`` names declared in ``lakefile.lean`` (default ``Formal``)."""
+#: A library's source root: (directory relative to the workspace root, "" for the root
+#: itself; root module name). ``lean_lib Challenge where srcDir := "comparator"`` is
+#: ``("comparator", "Challenge")``: Lake builds ``comparator/Challenge.lean`` and the modules
+#: below ``comparator/Challenge/``, named relative to ``comparator``.
+SourceRoot = tuple[str, str]
+
+#: Lake settings that decide which files a library builds.
+LAYOUT_SETTINGS = ("srcDir", "roots", "globs")
+#: Words that start a target declaration in ``lakefile.lean``.
+_TARGET_WORDS = frozenset(
+    {
+        "package",
+        "lean_lib",
+        "lean_exe",
+        "extern_lib",
+        "target",
+        "input_file",
+        "input_dir",
+        "library_facet",
+        "module_facet",
+        "package_facet",
+        "script",
+        "require",
+    }
+)
+_GLOB_KINDS = frozenset(
+    {".one", ".submodules", ".andSubmodules", "Glob.one", "Glob.submodules", "Glob.andSubmodules"}
+)
+
+
+def library_roots(root: str | os.PathLike[str]) -> list[SourceRoot]:
+    """Where the libraries of ``lakefile.lean`` keep their modules (default ``Formal``).
+
+    What the file says about its layout cannot always be read (a computed ``srcDir``): then
+    :func:`layout_problems` says so, and the status layer proves nothing.
+    """
+    return lake_layout(root)[0]
+
+
+def library_names(sources: list[SourceRoot]) -> list[str]:
+    """The first components of the libraries' root modules (what marks a workspace import)."""
+    return list(dict.fromkeys(module.split(".", 1)[0] for _, module in sources))
+
+
+def layout_problems(root: str | os.PathLike[str]) -> list[tuple[int, str]]:
+    """Layout settings of ``lakefile.lean`` the scanner cannot follow, as (line, message)."""
+    return lake_layout(root)[1]
+
+
+def layout_lines(root: str | os.PathLike[str]) -> set[int]:
+    """Lines where the layout reader met a layout setting in code (for cross-checking)."""
+    try:
+        with open(os.path.join(root, "lakefile.lean"), encoding="utf-8") as handle:
+            tokens = _lake_tokens(handle.read())
+    except (OSError, UnicodeDecodeError):
+        return set()
+    return {
+        line for line, kind, value in tokens or () if kind == "word" and value in LAYOUT_SETTINGS
+    }
+
+
+def lake_layout(root: str | os.PathLike[str]) -> tuple[list[SourceRoot], list[tuple[int, str]]]:
+    """The libraries' source roots and the settings that could not be read.
+
+    Reads ``package``/``lean_lib`` declarations with literal ``srcDir``, ``roots`` and
+    ``globs``; a library's ``srcDir`` is relative to the package's, as in Lake. Every other
+    use of those settings is a problem: Lake may build files the scanner never reads.
+    """
     try:
         with open(os.path.join(root, "lakefile.lean"), encoding="utf-8") as handle:
             text = handle.read()
-    except OSError:
-        return ["Formal"]
-    names = []
-    for line in text.splitlines():
-        words = line.split()
-        if len(words) >= 2 and words[0] == "lean_lib":
-            names.append(words[1].strip("«»"))
-    return names or ["Formal"]
+    except (OSError, UnicodeDecodeError):
+        return [("", "Formal")], []
+    tokens = _lake_tokens(text)
+    if tokens is None:
+        return [("", "Formal")], [(1, "the scanner cannot read lakefile.lean's layout")]
+    problems: list[tuple[int, str]] = []
+    package = _Library(1, "package")
+    libraries: list[_Library] = []
+    target = ""
+    i = 0
+    while i < len(tokens):
+        line, kind, value = tokens[i]
+        if kind == "word" and value in _TARGET_WORDS:
+            target = value
+            if value == "lean_lib" and i + 1 < len(tokens) and tokens[i + 1][1] == "word":
+                libraries.append(_Library(line, tokens[i + 1][2].replace("«", "").replace("»", "")))
+            i += 1
+            continue
+        if kind == "word" and value in LAYOUT_SETTINGS:
+            parsed, i = _layout_value(tokens, i)
+            owner = package if target == "package" else libraries[-1] if libraries else None
+            if parsed is None or owner is None or target not in ("package", "lean_lib"):
+                problems.append(
+                    (
+                        line,
+                        f"`{value}` is set in a form the scanner cannot follow; Lake may "
+                        "build files it never reads",
+                    )
+                )
+            elif isinstance(parsed, str):
+                owner.src, owner.line = parsed, line
+            elif value == "roots":
+                owner.modules = parsed
+            else:  # globs add the modules they name to what the library builds
+                owner.modules = [*owner.modules, *parsed]
+            continue
+        i += 1
+    sources: list[SourceRoot] = []
+    for library in libraries or [_Library(1, "Formal")]:
+        directory = _join_src(package.src, library.src)
+        if directory is None:
+            where = library.line if library.src else package.line
+            problems.append(
+                (
+                    where,
+                    f"source directory `{os.path.join(package.src, library.src)}` is "
+                    "outside the workspace; the scanner reads only files inside it",
+                )
+            )
+            continue
+        sources.extend((directory, module) for module in library.modules)
+    return list(dict.fromkeys(sources)) or [("", "Formal")], problems
 
 
-def lean_file_stats(root: str, libraries: list[str]) -> list[tuple[str, os.stat_result]]:
-    """Every ``.lean`` file of the libraries with its stat, in a stable (sorted) order."""
+class _Library:
+    """A ``lean_lib`` (or the package) as far as its layout goes."""
+
+    __slots__ = ("line", "modules", "src")
+
+    def __init__(self, line: int, name: str) -> None:
+        self.line = line
+        self.src = ""
+        self.modules = [name]
+
+
+def _join_src(package_src: str, src: str) -> str | None:
+    """``package_src/src`` normalized, relative to the workspace root; None if it escapes."""
+    joined = os.path.normpath(os.path.join(package_src, src)) if (package_src or src) else "."
+    if os.path.isabs(joined) or joined == ".." or joined.startswith(".." + os.sep):
+        return None
+    return "" if joined == "." else joined
+
+
+def _layout_value(tokens: list[tuple[int, str, str]], i: int) -> tuple[str | list[str] | None, int]:
+    """The literal value of the layout setting at ``tokens[i]``, and the index after it.
+
+    ``srcDir := "dir"``, ``roots := #[`A, `B.C]``, ``globs := #[.submodules `A, `B]``; the
+    value must end its line (or be followed by ``,`` or ``}``). Anything else is None.
+    """
+    name = tokens[i][2]
+    if i + 2 >= len(tokens) or tokens[i + 1][2] != ":=":
+        return None, i + 1
+    j = i + 2
+    value: str | list[str]
+    if name == "srcDir":
+        if tokens[j][1] != "string":
+            return None, j
+        value, j = tokens[j][2], j + 1
+    else:
+        if tokens[j][2] != "#[":
+            return None, j
+        j += 1
+        names: list[str] = []
+        while j < len(tokens) and tokens[j][2] != "]":
+            if name == "globs" and tokens[j][2] in _GLOB_KINDS:
+                j += 1
+            if j >= len(tokens) or tokens[j][1] != "name":
+                return None, j
+            names.append(tokens[j][2])
+            j += 1
+            if j < len(tokens) and tokens[j][2] == ",":
+                j += 1
+        if j >= len(tokens):
+            return None, j
+        value, j = names, j + 1
+    last_line = tokens[j - 1][0]
+    if j < len(tokens) and tokens[j][0] == last_line and tokens[j][2] not in (",", "}"):
+        return None, j
+    return value, j
+
+
+def _lake_tokens(text: str) -> list[tuple[int, str, str]] | None:
+    """``lakefile.lean`` as (line, kind, text) tokens: ``word``, ``name`` (a `` `Name ``
+    literal, without the backtick), ``string`` (its contents) and ``symbol``; comments
+    dropped. None if a comment or string does not end (the layout is then unknown)."""
+    tokens: list[tuple[int, str, str]] = []
+    i, n, line = 0, len(text), 1
+    word_chars = "_.!?'«»"
+    while i < n:
+        c = text[i]
+        if c == "\n":
+            line += 1
+            i += 1
+        elif c.isspace():
+            i += 1
+        elif text.startswith("--", i):
+            end = text.find("\n", i)
+            i = n if end < 0 else end
+        elif text.startswith("/-", i):
+            depth, i = 1, i + 2
+            while depth and i < n:
+                if text.startswith("/-", i):
+                    depth, i = depth + 1, i + 2
+                elif text.startswith("-/", i):
+                    depth, i = depth - 1, i + 2
+                else:
+                    line += text[i] == "\n"
+                    i += 1
+            if depth:
+                return None
+        elif c == "r" and (text.startswith('r"', i) or text.startswith("r#", i)):
+            hashes = 0
+            while text.startswith("#", i + 1 + hashes):
+                hashes += 1
+            if not text.startswith('"', i + 1 + hashes):
+                return None
+            close = '"' + "#" * hashes
+            end = text.find(close, i + 2 + hashes)
+            if end < 0:
+                return None
+            body = text[i + 2 + hashes : end]
+            tokens.append((line, "string", body))
+            line += body.count("\n")
+            i = end + len(close)
+        elif c == "'":  # a character literal (a prime inside a word is part of the word)
+            end = text.find("'", i + 2 if text.startswith("\\", i + 1) else i + 1)
+            if end < 0 or end > i + 12:
+                return None
+            i = end + 1
+        elif c == '"':
+            if tokens and tokens[-1][2].endswith("!"):
+                return None  # an interpolated string: its holes are code this reader skips
+            j, chars = i + 1, []
+            while j < n and text[j] != '"':
+                if text[j] == "\\":
+                    j += 1
+                if j < n:
+                    line += text[j] == "\n"
+                    chars.append(text[j])
+                j += 1
+            if j >= n:
+                return None
+            tokens.append((line, "string", "".join(chars)))
+            i = j + 1
+        elif c == "`" and i + 1 < n and (text[i + 1].isalpha() or text[i + 1] in "_«"):
+            j = i + 1
+            while j < n and (text[j].isalnum() or text[j] in word_chars):
+                j += 1
+            tokens.append((line, "name", text[i + 1 : j].replace("«", "").replace("»", "")))
+            i = j
+        elif c.isalpha() or c in "_«" or (c == "." and i + 1 < n and text[i + 1].isalpha()):
+            j = i + 1
+            while j < n and (text[j].isalnum() or text[j] in word_chars):
+                j += 1
+            tokens.append((line, "word", text[i:j]))
+            i = j
+        elif text.startswith(":=", i) or text.startswith("#[", i):
+            tokens.append((line, "symbol", text[i : i + 2]))
+            i += 2
+        else:
+            tokens.append((line, "symbol", c))
+            i += 1
+    return tokens
+
+
+def lean_file_stats(root: str, sources: list[SourceRoot]) -> list[tuple[str, os.stat_result]]:
+    """Every ``.lean`` file of the libraries with its stat, in a stable (sorted) order: each
+    root module's file and everything below its directory."""
     found: list[tuple[str, os.stat_result]] = []
-    for library in libraries:
-        top = os.path.join(root, f"{library}.lean")
+    seen: set[str] = set()
+    for src, module in sources:
+        stem = os.path.join(root, src, *module.split("."))
+        if stem in seen:
+            continue
+        seen.add(stem)
+        top = stem + ".lean"
         try:
             stat = os.stat(top)
         except OSError:
             stat = None
         if stat is not None:
             found.append((top, stat))
-        _walk_lean(os.path.join(root, library), found)
+        _walk_lean(stem, found)
     return found
+
+
+def module_namer(root: str, sources: list[SourceRoot]) -> Callable[[str], str]:
+    """``path → module name`` for files :func:`lean_file_stats` lists: the path relative to
+    its library's source directory, dotted (``ROOT/src/A/B.lean`` → ``A.B``)."""
+    bases = sorted(
+        {
+            (os.path.join(root, src, *module.split(".")), os.path.join(root, src))
+            for src, module in sources
+            if src
+        },
+        key=lambda pair: len(pair[0]),
+        reverse=True,
+    )
+    cut = len(root) + 1
+
+    def name(path: str) -> str:
+        for stem, base in bases:
+            if path == stem + ".lean" or path.startswith(stem + os.sep):
+                return path[len(base) + 1 : -len(".lean")].replace(os.sep, ".")
+        return path[cut : -len(".lean")].replace(os.sep, ".")
+
+    return name
+
+
+def module_file(root: str, module: str, sources: list[SourceRoot]) -> str:
+    """Where the library that would own ``module`` keeps its file (for new modules)."""
+    for src, library in sorted(sources, key=lambda pair: -len(pair[1])):
+        if module == library or module.startswith(library + "."):
+            return os.path.join(root, src, *module.split(".")) + ".lean"
+    return os.path.join(root, *module.split(".")) + ".lean"
 
 
 def _walk_lean(directory: str, found: list[tuple[str, os.stat_result]]) -> None:
@@ -101,9 +390,9 @@ def _walk_lean(directory: str, found: list[tuple[str, os.stat_result]]) -> None:
             continue
 
 
-def iter_lean_files(root: str, libraries: list[str]) -> list[str]:
+def iter_lean_files(root: str, sources: list[SourceRoot]) -> list[str]:
     """Every ``.lean`` file of the libraries, as paths, in a stable order."""
-    return [path for path, _ in lean_file_stats(root, libraries)]
+    return [path for path, _ in lean_file_stats(root, sources)]
 
 
 def find_root(start: Path) -> Path:

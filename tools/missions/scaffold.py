@@ -16,7 +16,7 @@ from ruamel.yaml.scalarstring import DoubleQuotedScalarString, FoldedScalarStrin
 from missions.catalog import ID_PATTERN
 from missions.errors import InputError
 from missions.lean.vocabulary import PLACEHOLDER
-from missions.lean.workspace import module_path
+from missions.roots import library_roots, module_file
 from missions.yamlio import atomic_write_text, dump_document
 
 
@@ -92,14 +92,15 @@ def plan(root: Path, mission_id: str, module: str | None, title: str | None) -> 
     _check_title(root, title)
     namespace = module
     yaml_path = root / "missions" / f"{mission_id}.yaml"
-    base = module_path(root, module).with_suffix("")
+    root_file = Path(module_file(str(root), module, library_roots(root)))
+    base = root_file.with_suffix("")
     lean_title = _lean_comment_text(title)
     files = {
         yaml_path: mission_yaml(mission_id, title, module, namespace),
         base / "Defs.lean": _defs(namespace, lean_title),
         base / "Statements.lean": _statements(namespace, module, lean_title),
         base / "Proofs.lean": _proofs(namespace, module, lean_title),
-        module_path(root, module): _root_module(module, lean_title),
+        root_file: _root_module(module, lean_title),
     }
     clashes = [p for p in files if p.exists()]
     if clashes:

@@ -342,12 +342,17 @@ def _single(
 
     Lean only ever sees the declarations the mission's root module imports: when the name is
     declared more than once in the workspace, copies outside that closure (a scratch file
-    nothing imports) are not the mission's.
+    nothing imports) are not the mission's. Without a root module, copies in another library
+    (generated Comparator challenges restate every proof) are not the mission's either.
     """
     entries = workspace.lookup(name)
-    if len(entries) > 1 and root_module in workspace.modules:
-        closure = set(workspace.closure(root_module))
-        inside = [entry for entry in entries if entry[0].name in closure]
+    if len(entries) > 1:
+        if root_module in workspace.modules:
+            closure = set(workspace.closure(root_module))
+            inside = [entry for entry in entries if entry[0].name in closure]
+        else:
+            library = root_module.split(".", 1)[0] + "."
+            inside = [entry for entry in entries if entry[0].name.startswith(library)]
         if inside:
             entries = inside
     return (entries[0] if len(entries) == 1 else None), entries

@@ -12,9 +12,10 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from missions.lean.lexer import IDENT, NUMBER, STRING, SYMBOL, Token, lex
+from missions.lean.lexer import IDENT, NUMBER, STRING, SYMBOL, Source, Token, lex
 from missions.lean.scan import option_is_unsafe
 from missions.lean.vocabulary import UNSAFE_OPTION_PREFIXES
+from missions.roots import LAYOUT_SETTINGS, layout_lines, layout_problems
 
 _TOML_COMMENT = re.compile(r"#[^\n]*")
 _UNSAFE_WORD = re.compile(r"(?:debug|bootstrap)\s*[\.»]")
@@ -55,8 +56,8 @@ def unsafe_settings(root: Path, *, links: bool = False) -> list[UnsafeSetting]:
         source = lex(text)
         for kind, value, offset in source.tokens:
             unsafe = (kind == IDENT and option_is_unsafe(value)) or (
-                kind == STRING and any(f"-D{p}" in value or f'"{p}' in value
-                                       for p in UNSAFE_OPTION_PREFIXES)
+                kind == STRING
+                and any(f"-D{p}" in value or f'"{p}' in value for p in UNSAFE_OPTION_PREFIXES)
             )
             if unsafe:
                 found.append(
@@ -84,6 +85,7 @@ def unsafe_settings(root: Path, *, links: bool = False) -> list[UnsafeSetting]:
                         "link",
                     )
                 )
+        found.extend(_layout_settings(root, source))
     toml = root / "lakefile.toml"
     try:
         text = toml.read_text(encoding="utf-8")
@@ -109,6 +111,31 @@ def unsafe_settings(root: Path, *, links: bool = False) -> list[UnsafeSetting]:
                         "link",
                     )
                 )
+    return found
+
+
+def _layout_settings(root: Path, source: Source) -> list[UnsafeSetting]:
+    """Layout settings the scanner cannot follow: Lake would build files it never reads.
+
+    :func:`missions.roots.lake_layout` reads the layout with a small tokenizer (it runs on the
+    start-up path, before this lexer is imported); a layout word this lexer sees in code that
+    the small one did not is a disagreement, and disagreements are not trusted either.
+    """
+    found = [
+        UnsafeSetting("lakefile.lean", line, message) for line, message in layout_problems(root)
+    ]
+    seen = layout_lines(root)
+    for kind, value, offset in source.tokens:
+        line = source.line(offset)
+        if kind == IDENT and value in LAYOUT_SETTINGS and line not in seen:
+            found.append(
+                UnsafeSetting(
+                    "lakefile.lean",
+                    line,
+                    f"`{value}` here is read differently by the layout reader; Lake may build "
+                    "files the scanner never reads",
+                )
+            )
     return found
 
 

@@ -19,7 +19,14 @@ from typing import Any
 from missions.cache import default_cache_dir
 from missions.lean.scan import Decl, FileScan, scan_source
 from missions.lean.store import ScanStore
-from missions.roots import iter_lean_files, lean_file_stats, library_roots
+from missions.roots import (
+    SourceRoot,
+    iter_lean_files,
+    lean_file_stats,
+    library_names,
+    library_roots,
+    module_namer,
+)
 
 #: Import roots that come from Mathlib and its dependencies (trusted, pinned).
 EXTERNAL_ROOTS = frozenset(
@@ -42,11 +49,6 @@ EXTERNAL_ROOTS = frozenset(
 
 def module_path(root: Path, module: str) -> Path:
     return root.joinpath(*module.split(".")).with_suffix(".lean")
-
-
-def module_name(root: Path, path: Path) -> str:
-    relative = path.relative_to(root).with_suffix("")
-    return ".".join(relative.parts)
 
 
 @dataclass
@@ -400,8 +402,8 @@ def _prefixes(namespace: str) -> list[str]:
     return [".".join(parts[:k]) for k in range(len(parts), 0, -1)]
 
 
-def lean_files(root: Path, libraries: list[str]) -> Iterator[Path]:
-    for path in iter_lean_files(str(root), libraries):
+def lean_files(root: Path, sources: list[SourceRoot]) -> Iterator[Path]:
+    for path in iter_lean_files(str(root), sources):
         yield Path(path)
 
 
@@ -427,9 +429,9 @@ class WorkspaceLoading:
 
     def __init__(self, root: Path, use_cache: bool) -> None:
         self.root = root
-        self.libraries = library_roots(root)
+        self.sources = library_roots(root)
         self.store = ScanStore.open(default_cache_dir(root) if use_cache else None)
-        self.stats = lean_file_stats(str(root), self.libraries)
+        self.stats = lean_file_stats(str(root), self.sources)
         self.scans: dict[str, tuple[FileScan, str]] = {}
         stale: list[str] = []
         for path, stat in self.stats:
@@ -451,7 +453,7 @@ class WorkspaceLoading:
             if collecting:
                 gc.enable()
         self.store.save({str(m.path) for m in modules.values()})
-        return Workspace(root=self.root, libraries=self.libraries, modules=modules)
+        return Workspace(root=self.root, libraries=library_names(self.sources), modules=modules)
 
     def _modules(self) -> dict[str, Module]:
         store = self.store
@@ -460,12 +462,13 @@ class WorkspaceLoading:
             store.record(scanned.path, scanned.size, scanned.mtime, scanned.sha, scan, scanned.text)
             self.scans[scanned.path] = (scan, scanned.sha)
         modules: dict[str, Module] = {}
+        name_of = module_namer(str(self.root), self.sources)
         for path, _ in self.stats:
             found = self.scans.get(path)
             if found is None:
                 continue
             file = Path(path)
-            name = module_name(self.root, file)
+            name = name_of(path)
             modules[name] = Module(name=name, path=file, scan=found[0], sha=found[1])
         return modules
 
