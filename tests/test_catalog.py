@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from conftest import MISSION_YAML
+from conftest import MISSION_YAML, REPO
 from missions.catalog import load_catalog
 from missions.errors import InputError
 
@@ -248,3 +250,31 @@ def test_problems_carry_the_gate_rule_id(tmp_path: Path, text: str, rule: str) -
     with pytest.raises(InputError) as info:
         load_catalog(tmp_path)
     assert rule in {p.rule for p in info.value.problems}, info.value.problems
+
+
+def _locations(node: Any, prefix: tuple[int | str, ...] = ()) -> Iterator[tuple[int | str, ...]]:
+    """Every key and item path of a round-trip document, plus one missing key per mapping."""
+    yield prefix
+    if isinstance(node, dict):
+        yield (*prefix, "no-such-key")
+        for key, value in node.items():
+            yield from _locations(value, (*prefix, str(key)))
+    elif isinstance(node, list):
+        yield (*prefix, len(node))  # one past the end
+        for index, value in enumerate(node):
+            yield from _locations(value, (*prefix, index))
+
+
+def test_composed_lines_agree_with_the_round_trip_document() -> None:
+    """Messages take their lines from the cheap composed tree; they must be the lines the
+    round-trip document gives, for every location of every bundled mission file."""
+    from missions.yamlio import composed_line_of, fast_compose, line_of, load_document
+
+    paths = sorted((REPO / "missions").glob("*.yaml"))
+    assert paths
+    for path in paths:
+        text = path.read_text(encoding="utf-8")
+        doc, nodes = load_document(path, text), fast_compose(text)
+        assert nodes is not None
+        for loc in _locations(doc):
+            assert composed_line_of(nodes, loc) == line_of(doc, loc), (path.name, loc)

@@ -30,6 +30,8 @@ from missions.cache import default_cache_dir, read_store, write_store
 from missions.errors import InputError, Problem
 from missions.yamlio import (
     TOO_DEEP,
+    composed_line_of,
+    fast_compose,
     fast_load,
     line_of,
     load_document,
@@ -255,6 +257,7 @@ class MissionFile:
     path: Path
     mission: Mission
     _doc: CommentedMap | None = None
+    _nodes: Any = None
 
     @property
     def doc(self) -> CommentedMap:
@@ -263,6 +266,13 @@ class MissionFile:
         return self._doc
 
     def line(self, *loc: int | str) -> int:
+        """The line of a location such as ``("targets", 2, "kind")`` (see :func:`line_of`);
+        from the composed node tree unless the round-trip document is already loaded."""
+        if self._doc is None:
+            if self._nodes is None:
+                self._nodes = fast_compose(read_text(self.path)) or False
+            if self._nodes is not False:
+                return composed_line_of(self._nodes, loc)
         return line_of(self.doc, loc)
 
     def target_line(self, target_id: str, key: str | None = None) -> int:

@@ -23,6 +23,7 @@ from typing import Any
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
 from missions.errors import InputError, Problem
 
@@ -84,6 +85,38 @@ def line_of(doc: Any, loc: tuple[int | str, ...]) -> int:
             node = node[part]
         else:
             break
+    return line
+
+
+def fast_compose(text: str) -> Any:
+    """The YAML node tree (with source marks) from the safe, C-accelerated composer, or
+    ``None`` when it cannot be composed. Ten times cheaper than a round-trip load when
+    only line numbers are wanted (see :func:`composed_line_of`)."""
+    try:
+        return YAML(typ="safe", pure=False).compose(text)
+    except (YAMLError, RecursionError, ValueError):
+        return None
+
+
+def composed_line_of(node: Any, loc: tuple[int | str, ...]) -> int:
+    """:func:`line_of` over a composed node tree: the line of the deepest key or item of
+    ``loc`` that exists (a key's own line, a sequence item's first line)."""
+    line: int = node.start_mark.line + 1
+    for part in loc:
+        child = None
+        if isinstance(node, MappingNode) and isinstance(part, str):
+            for key, value in node.value:
+                if isinstance(key, ScalarNode) and key.value == part:
+                    line, child = key.start_mark.line + 1, value
+                    break
+        elif (
+            isinstance(node, SequenceNode) and isinstance(part, int) and 0 <= part < len(node.value)
+        ):
+            child = node.value[part]
+            line = child.start_mark.line + 1
+        if child is None:
+            break
+        node = child
     return line
 
 
