@@ -67,6 +67,7 @@ def test_layouts_it_reads(tmp_path: Path, text: str, sources: list[tuple[str, st
         ("lean_lib A where\n  roots := myRoots\n", 2),
         ("lean_lib A where\n  globs := #[.submodules A]\n", 2),
         ('lean_exe a where\n  srcDir := "x"\n', 2),
+        ("package P where\n  roots := #[`X]\nlean_lib A\n", 2),
         ('lean_lib A where\n  srcDir := "../elsewhere"\n', 2),
         ('package P where\n  srcDir := "/abs"\nlean_lib A\n', 2),
         ('lean_lib A where\n  srcDir := s!"src{1}"\n', 1),

@@ -139,7 +139,10 @@ def lake_layout(root: str | os.PathLike[str]) -> tuple[list[SourceRoot], list[tu
         if kind == "word" and value in LAYOUT_SETTINGS:
             parsed, i = _layout_value(tokens, i)
             owner = package if target == "package" else libraries[-1] if libraries else None
-            if parsed is None or owner is None or target not in ("package", "lean_lib"):
+            misplaced = target not in ("package", "lean_lib") or (
+                owner is package and value != "srcDir"
+            )
+            if parsed is None or owner is None or misplaced:
                 problems.append(
                     (
                         line,
