@@ -262,9 +262,7 @@ def bench(root: Path, args: argparse.Namespace, work: Path) -> dict[str, Any]:
 
     status = [missions, "status", "--json", "--root", str(root)]
 
-    def status_run(
-        cache: Path, what: str, *options: str
-    ) -> tuple[dict[str, Any], dict[str, Any]]:
+    def status_run(cache: Path, what: str, *options: str) -> tuple[dict[str, Any], dict[str, Any]]:
         env = dict(base_env, MISSIONS_CACHE_DIR=str(cache))
         run = measure([*status, *options], env, out)
         check(run, what)

@@ -94,8 +94,9 @@ def test_a_second_writer_waits_for_the_first(tmp_path: Path) -> None:
     (tmp_path / "missions").mkdir()
     with workspace_lock(tmp_path):
         started = time.monotonic()
-        with pytest.raises(InputError, match="another missions command"), workspace_lock(
-            tmp_path, timeout=0.3, notice=lambda _: None
+        with (
+            pytest.raises(InputError, match="another missions command"),
+            workspace_lock(tmp_path, timeout=0.3, notice=lambda _: None),
         ):
             pass
         assert time.monotonic() - started >= 0.3
@@ -122,8 +123,9 @@ def test_a_killed_writer_does_not_leave_the_lock_stuck(tmp_path: Path) -> None:
     )
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
-        with pytest.raises(InputError), workspace_lock(
-            tmp_path, timeout=0.2, notice=lambda _: None
+        with (
+            pytest.raises(InputError),
+            workspace_lock(tmp_path, timeout=0.2, notice=lambda _: None),
         ):
             pass
         holder.kill()  # SIGKILL: no chance to clean up

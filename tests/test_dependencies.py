@@ -162,8 +162,7 @@ def chain_workspace(
     ]
     yaml = CHAIN_YAML.format(
         targets="".join(
-            CHAIN_TARGET.format(id=i, kind=k, Name=i.capitalize(), depends=d)
-            for i, k, d in targets
+            CHAIN_TARGET.format(id=i, kind=k, Name=i.capitalize(), depends=d) for i, k, d in targets
         )
     )
     statements = "".join(f"def {i.capitalize()} : Prop := 1 + 1 = 2\n\n" for i, _, _ in targets)

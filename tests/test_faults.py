@@ -113,8 +113,8 @@ def test_a_broken_statement_closure_cannot_be_pinned_and_says_where(
     assert result.exit_code == 1
     violations = json.loads(result.stdout)["violations"]
     pins = [v for v in violations if v["rule"] == "statement-pin" and v["mission"] == "two"]
-    assert pins and "Formal/Two/Statements.lean:9: unterminated string literal" in (
-        pins[0]["message"]
+    assert (
+        pins and "Formal/Two/Statements.lean:9: unterminated string literal" in (pins[0]["message"])
     )
     assert not [v for v in violations if v["mission"] == "one"]
 

@@ -280,10 +280,20 @@ def test_long_ids_are_never_cut_the_box_fits_the_label(long_id: str) -> None:
     mission = {
         "title": "T",
         "targets": [
-            {"id": long_id, "kind": "milestone", "title": "M", "status": "stated",
-             "depends_on": []},
-            {"id": "goal", "kind": "goal", "title": "G", "status": "missing",
-             "depends_on": [long_id]},
+            {
+                "id": long_id,
+                "kind": "milestone",
+                "title": "M",
+                "status": "stated",
+                "depends_on": [],
+            },
+            {
+                "id": "goal",
+                "kind": "goal",
+                "title": "G",
+                "status": "missing",
+                "depends_on": [long_id],
+            },
         ],
     }
     svg = dependency_svg(mission)

@@ -222,9 +222,7 @@ def test_regression_records_are_validated(proved: Path) -> None:
 
 def change_statement(root: Path) -> None:
     path = root / "Formal/Demo/Statements.lean"
-    path.write_text(
-        path.read_text(encoding="utf-8").replace("= 4", "≤ 4"), encoding="utf-8"
-    )
+    path.write_text(path.read_text(encoding="utf-8").replace("= 4", "≤ 4"), encoding="utf-8")
 
 
 def test_blank_reason_is_refused(proved: Path) -> None:
@@ -262,9 +260,7 @@ def test_pin_outside_git_is_uncommitted(make_workspace: Callable[..., Path]) -> 
     root = make_workspace(FILES, {"demo": "Formal.Demo"}, use_git=False)
     code, _, stderr = run(root, "pin")
     assert code == 0 and "warning:" in stderr
-    assert load_catalog(root, use_cache=False).get("demo").mission.lean.pinned_at == (
-        "uncommitted"
-    )
+    assert load_catalog(root, use_cache=False).get("demo").mission.lean.pinned_at == ("uncommitted")
 
 
 def test_statement_pin_violation_says_how_to_fix_it(proved: Path) -> None:

@@ -162,9 +162,7 @@ _DECL = re.compile(
 
 
 _NEXT_COMMAND = re.compile(
-    r"\n(?=(?:"
-    + "|".join(sorted(COMMAND_KEYWORDS, key=len, reverse=True))
-    + r")\b|#|@\[|/-)"
+    r"\n(?=(?:" + "|".join(sorted(COMMAND_KEYWORDS, key=len, reverse=True)) + r")\b|#|@\[|/-)"
 )
 
 
@@ -209,9 +207,7 @@ def _decl_names(root: Path) -> dict[Path, list[tuple[int, int, str]]]:
 
 
 @pytest.mark.parametrize("case", _cases("clean"), ids=lambda p: p.name)
-def test_sorry_in_any_reachable_declaration_flips_the_verdict(
-    case: Path, tmp_path: Path
-) -> None:
+def test_sorry_in_any_reachable_declaration_flips_the_verdict(case: Path, tmp_path: Path) -> None:
     root = tmp_path / "ws"
     spec = _prepare(case, root)
     base = _verdict(root)
@@ -242,9 +238,7 @@ def test_sorry_in_any_reachable_declaration_flips_the_verdict(
 
 
 @pytest.mark.parametrize("case", _cases("clean"), ids=lambda p: p.name)
-def test_sorry_inserted_anywhere_in_the_proof_flips_the_verdict(
-    case: Path, tmp_path: Path
-) -> None:
+def test_sorry_inserted_anywhere_in_the_proof_flips_the_verdict(case: Path, tmp_path: Path) -> None:
     root = tmp_path / "ws"
     _prepare(case, root)
     base = _verdict(root)

@@ -221,8 +221,20 @@ def test_show_through_the_cli_prints_code_lines_whole(repo: Path) -> None:
 # ---------------------------------------------------------------- help
 
 
-COMMANDS = ["status", "show", "validate", "check", "pin", "sync", "report", "new", "doctor",
-            "build", "export", "witness"]
+COMMANDS = [
+    "status",
+    "show",
+    "validate",
+    "check",
+    "pin",
+    "sync",
+    "report",
+    "new",
+    "doctor",
+    "build",
+    "export",
+    "witness",
+]
 
 
 @pytest.mark.parametrize("command", COMMANDS)
@@ -243,8 +255,11 @@ def test_help_shows_metavars_and_choices_not_internal_types(command: str) -> Non
 
 @pytest.mark.parametrize(
     ("command", "choices"),
-    [("report", "--format [md|json|html]"), ("export", "--format [json|dojo|comparator]"),
-     ("witness", "--budget [quick|full]")],
+    [
+        ("report", "--format [md|json|html]"),
+        ("export", "--format [json|dojo|comparator]"),
+        ("witness", "--budget [quick|full]"),
+    ],
 )
 def test_help_lists_the_choices(command: str, choices: str) -> None:
     assert choices in runner.invoke(app, [command, "--help"]).stdout

@@ -422,8 +422,7 @@ def validate(root: RootOption = None, as_json: JsonOption = False) -> None:
         _print_json({"ok": True, "missions": len(catalog.missions), "targets": targets})
     else:
         out.print(
-            f"{plural(len(catalog.missions), 'mission')}, {plural(targets, 'target')}: "
-            "YAML valid"
+            f"{plural(len(catalog.missions), 'mission')}, {plural(targets, 'target')}: YAML valid"
         )
 
 
@@ -509,9 +508,7 @@ def check(
 
 ReasonOption = Annotated[
     str | None,
-    typer.Option(
-        "--reason", metavar="TEXT", help="Why the statements changed (needed on re-pin)."
-    ),
+    typer.Option("--reason", metavar="TEXT", help="Why the statements changed (needed on re-pin)."),
 ]
 
 

@@ -493,8 +493,7 @@ def dependency_svg(mission: dict[str, Any]) -> str:
     columns = [max((size[n][0] for n in layer), default=NODE_WIDTH) for layer in layout.layers]
     columns = [max(c, NODE_WIDTH) for c in columns]
     heights = [
-        sum(size[n][1] for n in layer) + max(len(layer) - 1, 0) * ROW_GAP
-        for layer in layout.layers
+        sum(size[n][1] for n in layer) + max(len(layer) - 1, 0) * ROW_GAP for layer in layout.layers
     ]
     tallest = max(heights, default=NODE_HEIGHT)
     width = 2 * MARGIN + sum(columns) + max(len(columns) - 1, 0) * LAYER_GAP

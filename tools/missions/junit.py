@@ -63,7 +63,10 @@ def _comparator_suite(
             _case(suite, "comparator", mission.id, [], skipped="no target is claimed proved")
         elif results is None:
             _case(
-                suite, "comparator", mission.id, [],
+                suite,
+                "comparator",
+                mission.id,
+                [],
                 skipped="Comparator results not given (missions check --comparator DIR)",
             )
         else:

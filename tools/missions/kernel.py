@@ -308,9 +308,7 @@ def compare_dependencies(
 
 def used_targets(mission_file: MissionFile, target_id: str, uses: Iterable[str]) -> list[str]:
     """Ids of the mission's other targets whose proof is among ``uses`` (constant names)."""
-    proofs = {
-        t.proof: t.id for t in mission_file.mission.targets if t.proof and t.id != target_id
-    }
+    proofs = {t.proof: t.id for t in mission_file.mission.targets if t.proof and t.id != target_id}
     return sorted({proofs[name] for name in uses if name in proofs})
 
 

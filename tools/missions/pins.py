@@ -122,8 +122,7 @@ def apply_pin(
         raise InputError.single(
             mission_file.path,
             mission_file.line("lean"),
-            "--reason is blank; say why the statements changed (it is kept in "
-            "statement_history)",
+            "--reason is blank; say why the statements changed (it is kept in statement_history)",
         )
     doc = mission_file.doc
     lean = doc["lean"]

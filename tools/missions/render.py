@@ -56,8 +56,7 @@ def summary_line(data: dict[str, Any]) -> str:
     counts = [f"{s['proved']} proved"]
     counts += [f"{s[k]} {k}" for k in ("stated", "missing", "external") if s.get(k)]
     return (
-        f"{missions}, {', '.join(states)} · {plural(s['targets'], 'target')}: "
-        f"{', '.join(counts)}"
+        f"{missions}, {', '.join(states)} · {plural(s['targets'], 'target')}: {', '.join(counts)}"
     )
 
 

@@ -100,9 +100,7 @@ _PIECE = re.compile(r'(?:[^"\\{]|\\.)*', re.DOTALL)
 _QUOTE_SUFFIXED: Final = frozenset("∑∏×Σ∘")
 
 #: Syntax that Lean parses with ``interpolatedStr(term)`` right before the string.
-INTERPOLATION_HEADS: Final = frozenset(
-    {"s!", "m!", "f!", "println!", "dbg_trace", "throwError"}
-)
+INTERPOLATION_HEADS: Final = frozenset({"s!", "m!", "f!", "println!", "dbg_trace", "throwError"})
 #: Syntax with interpolated messages after some arguments, by how many come first
 #: (``throwErrorAt ref "…"``, ``throwNamedError name "…"``, ``throwNamedErrorAt ref name "…"``).
 INTERPOLATION_HEADS_WITH_ARGUMENTS: Final = {
@@ -117,6 +115,7 @@ INTERPOLATION_HEADS_WITH_ARGUMENTS: Final = {
 #: Prefixes of names after which an unknown syntax could take an interpolated string: a
 #: string shortly after one is read both ways.
 _MESSAGE_PREFIXES: Final = ("throw", "log", "trace", "dbg", "panic", "println", "assert")
+
 
 class LexError(Exception):
     def __init__(self, offset: int, message: str) -> None:
@@ -338,7 +337,7 @@ class _Lexer:
             raise LexError(
                 start,
                 "this string reads differently as a plain and as an interpolated string, "
-                "and the syntax before it is unknown (write s!\"…\" or avoid braces)",
+                'and the syntax before it is unknown (write s!"…" or avoid braces)',
             )
 
     def _raw_string(self, start: int, hashes: int) -> int:
@@ -392,9 +391,7 @@ def _closes_trace_class(tokens: list[Token]) -> bool:
     if opener is None or opener == 0:
         return False
     head_kind, head, head_offset = tokens[opener - 1]
-    return (
-        head_kind == IDENT and head == "trace" and head_offset + 5 == tokens[opener][2]
-    )
+    return head_kind == IDENT and head == "trace" and head_offset + 5 == tokens[opener][2]
 
 
 def lex(text: str) -> Source:
