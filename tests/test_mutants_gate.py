@@ -1,0 +1,67 @@
+"""Gate behaviour that mutation testing found unguarded (``benchmarks/mutation.py``).
+
+Each test pins down a decision of :mod:`missions.gate` that a one-point change of the code
+(an operator, a condition, a message) got past the rest of the suite: what the frontier
+counts as proved, what a drift message says when the YAML records no evidence, and which
+violations name which file, line and fix.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import git
+from test_ratchet import PROOFS, YAML_PATH, break_proof, commit, proved, rules, run
+
+__all__ = ["proved"]  # the fixture, imported for the tests below
+
+
+def frontier_targets(root: Path) -> list[str]:
+    code, stdout, stderr = run(root, "next", "--json")
+    assert code == 0, stderr
+    return [item["target"] for item in json.loads(stdout)["frontier"]]
+
+
+def record_kernel_verdict(root: Path) -> None:
+    """The kernel checked the goal at HEAD and said proved, while the source scan says stated."""
+    head = git(root, "rev-parse", "HEAD")
+    path = root / YAML_PATH
+    path.write_text(
+        path.read_text(encoding="utf-8").replace(
+            "evidence: source", f"evidence: kernel\n    checked: {{lean: 4.30.0, commit: {head}}}"
+        ),
+        encoding="utf-8",
+    )
+    commit(root, "record a kernel verdict")
+
+
+def test_the_frontier_counts_a_standing_kernel_verdict_as_proved(proved: Path) -> None:
+    break_proof(proved)  # the source scan says stated from here on
+    commit(proved, "sorry, but the kernel checked the old proof")
+    record_kernel_verdict(proved)
+    assert frontier_targets(proved) == []  # the kernel's proved stands: nothing left to do
+    proofs = proved / PROOFS
+    proofs.write_text(proofs.read_text(encoding="utf-8") + "\n-- edited\n", encoding="utf-8")
+    assert frontier_targets(proved) == ["goal"]  # the checked closure moved: back to work
+
+
+def test_the_frontier_ignores_a_recorded_proved_that_the_sources_contradict(
+    proved: Path,
+) -> None:
+    break_proof(proved)  # YAML still says proved (source evidence); the sources say stated
+    assert frontier_targets(proved) == ["goal"]
+
+
+def test_drift_without_recorded_evidence_names_the_status_alone(proved: Path) -> None:
+    path = proved / YAML_PATH
+    path.write_text(
+        path.read_text(encoding="utf-8").replace("    evidence: source\n", ""), encoding="utf-8"
+    )
+    code, stdout, _ = run(proved, "check", "--json")
+    assert code == 1
+    drift = [v for v in json.loads(stdout)["violations"] if v["rule"] == "status-drift"]
+    assert [v["message"] for v in drift] == [
+        "YAML says proved, computed proved (source evidence); run `missions sync`"
+    ]
+    assert ("status-drift", "goal") in rules(proved)

@@ -1,0 +1,208 @@
+"""Scanner behaviour that mutation testing found unguarded (``benchmarks/mutation.py``).
+
+Each test fixes what :func:`missions.lean.scan.scan_source` reports for a small piece of
+Lean (declarations and their lines, findings, extensions, unknown commands) or the verdict a
+proof gets because of it, where a one-point change of the scanner went unnoticed by the rest
+of the suite. Where a test asserts a scan, a contrasting input shows the same assertion
+failing, so the test cannot pass vacuously.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from missions.lean.scan import FileScan, scan_source
+from mutant_support import case_files, outcome
+
+Build = Callable[..., Path]
+
+
+def names(scan: FileScan) -> list[str]:
+    return [d.name for d in scan.decls]
+
+
+def decl(scan: FileScan, name: str):  # type: ignore[no-untyped-def]
+    found = [d for d in scan.decls if d.name == name]
+    assert len(found) == 1, names(scan)
+    return found[0]
+
+
+# ---------------------------------------------------------------- interpolated strings
+
+
+def test_a_hole_spanning_lines_is_inside_the_command() -> None:
+    """A word at column 0 inside ``s!"…{ … }"`` continues the term; outside a string the same
+    word could start an unknown command, and is reported as one."""
+    inside = scan_source('def greet : String := s!"hi {\nname}"\n')
+    assert inside.unknown == []
+    assert [(d.name, d.line, d.end_line) for d in inside.decls] == [("greet", 1, 2)]
+    outside = scan_source("def greet : String := hi\nname\n")
+    assert outside.unknown == [(2, "name")]
+
+
+def test_a_hole_inside_brackets_closes_to_the_bracket_depth() -> None:
+    scan = scan_source('def greet : String := (s!"a{x}b" ++\nname)\n')
+    assert scan.unknown == []
+    assert [(d.name, d.end_line) for d in scan.decls] == [("greet", 2)]
+
+
+def test_a_string_with_several_holes_ends_at_depth_zero() -> None:
+    """After ``s!"a{x}b{y}c"`` the next declaration starts a command of its own."""
+    scan = scan_source('def f : String := s!"a{x}b{y}c"\ntheorem foo : True := trivial\n')
+    assert [(d.name, d.line) for d in scan.decls] == [("f", 1), ("foo", 2)]
+    assert "trivial" not in decl(scan, "f").mentions
+
+
+def test_a_plain_string_with_a_brace_opens_no_hole() -> None:
+    scan = scan_source('def f : String := "{"\ntheorem foo : True := trivial\n')
+    assert [(d.name, d.line) for d in scan.decls] == [("f", 1), ("foo", 2)]
+
+
+# ---------------------------------------------------------------- alias
+
+
+def test_alias_declares_each_new_name_at_its_line() -> None:
+    scan = scan_source("theorem t : True := trivial\n\n@[simp] alias foo := t\n")
+    assert names(scan) == ["t", "foo"]
+    foo = decl(scan, "foo")
+    assert (foo.kind, foo.line, foo.mentions, foo.attrs) == ("alias", 3, ["t"], ["simp"])
+    pair = scan_source("namespace N\nalias ⟨mp, mpr⟩ := iff_thm\nend N\n")
+    assert names(pair) == ["N.mp", "N.mpr"]
+    assert all(d.mentions == ["iff_thm"] for d in pair.decls)
+
+
+@pytest.mark.parametrize("text", ["alias foo", "alias", "export", "open"])
+def test_a_file_ending_inside_a_command_is_scanned(text: str) -> None:
+    """Broken input never crashes the scanner (it becomes a scan Lean itself would reject)."""
+    scan = scan_source(f"theorem t : True := trivial\n{text}")
+    assert names(scan)[0] == "t"
+
+
+def test_alias_without_a_name_still_reaches_its_target() -> None:
+    scan = scan_source("alias := t\n")
+    assert [(d.kind, d.mentions) for d in scan.decls] == [("alias", ["t"])]
+
+
+@pytest.mark.parametrize(
+    ("attrs", "implicit"),
+    [("@[simp] ", True), ("", False), ("@[reducible] ", False), ("@[simp, inline] ", True)],
+)
+def test_an_alias_is_usable_by_automation_exactly_when_an_attribute_makes_it(
+    make_workspace: Build, attrs: str, implicit: bool
+) -> None:
+    """``@[simp] alias`` hands its target to ``simp`` without the proof naming it; a plain or
+    inert-attributed alias does not."""
+    found = outcome(
+        make_workspace,
+        case_files(
+            proofs=(
+                "theorem bad : two = 2 := sorry\n\n"
+                f"{attrs}alias bad' := bad\n\n"
+                "theorem goal : Goal := by simp [Goal]\n"
+            ),
+        ),
+    )
+    assert decl(scan_source(f"{attrs}alias bad' := bad\n"), "bad'").implicit is implicit
+    if implicit:
+        assert found.status == "stated"
+        assert found.says("sorry in Formal.Case.bad at Formal/Case/Proofs.lean:5")
+    else:
+        assert found.status == "proved", found.reasons
+
+
+# ---------------------------------------------------------------- notation atoms
+
+
+@pytest.mark.parametrize(("atom", "changes"), [("X", True), ("Y", False)])
+def test_a_notation_whose_atom_is_the_statement_name_is_a_reason(
+    make_workspace: Build, atom: str, changes: bool
+) -> None:
+    """``notation "X"`` in the proof's reach may change what the statement ``X`` means."""
+    files = case_files(
+        statements="def X : Prop := two = 2\n",
+        proofs=f'notation "{atom}" => True\n\ntheorem goal : X := rfl\n',
+    )
+    found = outcome(make_workspace, files, statement="X")
+    reason = "`notation` at Formal/Case/Proofs.lean:5 may change what `X` means"
+    assert found.says(reason) is changes, found.reasons
+    assert found.status == ("stated" if changes else "proved"), found.reasons
+    scan = scan_source(f'notation "{atom}" => True\n')
+    assert [(e.line, e.command, e.code, e.atoms) for e in scan.extensions] == [
+        (1, "notation", False, [atom])
+    ]
+    assert decl(scan, "<notation@1>").implicit is True
+
+
+# ---------------------------------------------------------------- what a structure generates
+
+
+def test_a_structure_generates_its_fields_constructors_and_parent_projections() -> None:
+    """``Foo.mk``, ``x.val``, ``x.toT`` mention the structure only through these names."""
+    scan = scan_source(
+        "def helper : Nat := 1\n"
+        "structure S (n : Nat) extends T, Foo.Bar where\n"
+        "  val : Nat\n"
+        "  mk2 :: (w : Nat)\n"
+    )
+    generated = set(decl(scan, "S").generated)
+    assert {"mk", "rec", "casesOn", "val", "mk2", "w", "toT", "toBar"} <= generated
+    # nothing from before the name, no projection for binders or fields, no dotted names
+    assert not {"helper", "toNat", "ton", "toval", "tow", "Foo.Bar", "structure"} & generated
+    assert decl(scan, "helper").generated == []
+
+
+# ---------------------------------------------------------------- dotted declaration names
+
+
+def test_a_dotted_name_resolves_in_every_enclosing_namespace() -> None:
+    scan = scan_source(
+        "namespace N\nnamespace M\ntheorem A.c : True := trivial\nend M\nend N\n"
+        "theorem B.d : True := trivial\n"
+    )
+    inner = decl(scan, "N.M.A.c")
+    assert (inner.namespace, inner.opens) == ("N.M.A", ["N.M", "N"])
+    outer = decl(scan, "B.d")
+    assert (outer.namespace, outer.opens) == ("B", [])
+
+
+# ---------------------------------------------------------------- notations and aliases
+
+
+def test_a_notation_is_a_declaration_spanning_its_lines() -> None:
+    text = (
+        'notation "X" =>\n  (1 : Nat).succ\n'
+        'notation "Y" => by native_decide\n'
+        'notation "Z" => by exact?\n'
+        'notation "W" => sorry\n'
+    )
+    scan = scan_source(text)
+    spans = [(d.name, d.kind, d.line, d.end_line, text[d.start : d.end]) for d in scan.decls]
+    assert spans == [
+        ("<notation@1>", "notation", 1, 2, 'notation "X" =>\n  (1 : Nat).succ'),
+        ("<notation@3>", "notation", 3, 3, 'notation "Y" => by native_decide'),
+        ("<notation@4>", "notation", 4, 4, 'notation "Z" => by exact?'),
+        ("<notation@5>", "notation", 5, 5, 'notation "W" => sorry'),
+    ]
+    x, y, z, w = scan.decls
+    assert x.dot_mentions == ["succ"]
+    assert (y.natives, z.searches, w.sorries) == ([3], [4], [5])
+    assert [(e.line, e.sorries) for e in scan.extensions] == [(1, []), (3, []), (4, []), (5, [5])]
+    assert [e.code for e in scan.extensions] == [False] * 4
+
+
+def test_an_alias_as_proof_under_a_variable_is_not_certain(make_workspace: Build) -> None:
+    """A ``variable`` in scope may change the type of an alias, as of any declaration."""
+    scan = scan_source("section\nvariable (n : Nat)\nalias goal := other\nend\n")
+    assert decl(scan, "goal").variables is True
+    assert decl(scan_source("alias goal := other\n"), "goal").variables is False
+    found = outcome(
+        make_workspace,
+        case_files(
+            proofs="theorem real : Goal := rfl\n\nsection\nvariable (n : ℕ)\nalias goal := real\nend\n"
+        ),
+    )
+    assert found.status == "stated"
+    assert found.says("a `variable` is in scope of Formal.Case.goal")
