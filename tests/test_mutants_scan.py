@@ -201,7 +201,10 @@ def test_an_alias_as_proof_under_a_variable_is_not_certain(make_workspace: Build
     found = outcome(
         make_workspace,
         case_files(
-            proofs="theorem real : Goal := rfl\n\nsection\nvariable (n : ℕ)\nalias goal := real\nend\n"
+            proofs=(
+                "theorem real : Goal := rfl\n\n"
+                "section\nvariable (n : ℕ)\nalias goal := real\nend\n"
+            )
         ),
     )
     assert found.status == "stated"
