@@ -74,7 +74,10 @@ def test_alias_declares_each_new_name_at_its_line() -> None:
     assert all(d.mentions == ["iff_thm"] for d in pair.decls)
 
 
-@pytest.mark.parametrize("text", ["alias foo", "alias", "export", "open"])
+@pytest.mark.parametrize(
+    "text",
+    ["alias foo", "alias", "export", "open", "attribute", "@[simp", "instance (", "theorem f.{u"],
+)
 def test_a_file_ending_inside_a_command_is_scanned(text: str) -> None:
     """Broken input never crashes the scanner (it becomes a scan Lean itself would reject)."""
     scan = scan_source(f"theorem t : True := trivial\n{text}")
@@ -123,10 +126,16 @@ def test_a_notation_whose_atom_is_the_statement_name_is_a_reason(
     """``notation "X"`` in the proof's reach may change what the statement ``X`` means."""
     files = case_files(
         statements="def X : Prop := two = 2\n",
-        proofs=f'notation "{atom}" => True\n\ntheorem goal : X := rfl\n',
+        proofs=(
+            'def before : String := "X"\n\n'
+            f'notation "{atom}" => True\n\n'
+            'def after : String := "X"\n\n'
+            "theorem goal : X := rfl\n"
+        ),
     )
     found = outcome(make_workspace, files, statement="X")
-    reason = "`notation` at Formal/Case/Proofs.lean:5 may change what `X` means"
+    # only the notation's own atoms count, not strings elsewhere in the file
+    reason = "`notation` at Formal/Case/Proofs.lean:7 may change what `X` means"
     assert found.says(reason) is changes, found.reasons
     assert found.status == ("stated" if changes else "proved"), found.reasons
     scan = scan_source(f'notation "{atom}" => True\n')
@@ -209,3 +218,36 @@ def test_an_alias_as_proof_under_a_variable_is_not_certain(make_workspace: Build
     )
     assert found.status == "stated"
     assert found.says("a `variable` is in scope of Formal.Case.goal")
+
+
+# ---------------------------------------------------------------- findings and attributes
+
+
+def test_findings_name_the_line_of_their_command() -> None:
+    scan = scan_source(
+        "theorem a : True := trivial\n\naxiom ax : False\n\n"
+        "@[implemented_by foo]\ndef g : Nat := 1\nunsafe def h : Nat := 1\n"
+    )
+    assert [(f.line, f.code) for f in scan.findings] == [
+        (3, "axiom"),
+        (5, "implemented_by"),
+        (7, "unsafe"),
+    ]
+
+
+def test_attributes_with_nested_brackets_belong_to_the_next_declaration() -> None:
+    scan = scan_source(
+        "theorem a : True := trivial\n\n"
+        "@[simp, aesop safe (rule_sets := [x])]\ntheorem b : True := trivial\n"
+    )
+    b = decl(scan, "b")
+    assert (b.line, b.attrs, b.implicit) == (3, ["simp", "aesop"], True)
+    assert decl(scan, "a").attrs == []
+
+
+def test_only_the_aesop_tactic_builder_runs_workspace_code() -> None:
+    """``@[aesop … tactic]`` runs the declaration as a tactic: custom elaboration the source
+    scan cannot follow; other aesop rules only hand a lemma to the search."""
+    runs = scan_source("@[aesop safe tactic]\ndef t : Nat := 1\n")
+    assert [(e.line, e.command, e.code) for e in runs.extensions] == [(1, "@[aesop]", True)]
+    assert scan_source("@[aesop safe apply]\ntheorem u : True := trivial\n").extensions == []
