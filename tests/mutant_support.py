@@ -52,10 +52,14 @@ def case_files(
 
 
 def outcome(
-    make_workspace: Callable[..., Path], files: dict[str, str], statement: str = "Goal"
+    make_workspace: Callable[..., Path],
+    files: dict[str, str],
+    statement: str = "Goal",
+    after_pin: dict[str, str] | None = None,
 ) -> Outcome:
     """Pin the statements as a user would, then the goal's status and the gate's findings
-    (``statement``: the name of the goal's statement in ``Formal.Case``)."""
+    (``statement``: the name of the goal's statement in ``Formal.Case``; ``after_pin``: files
+    written after pinning, as an edit made since the pin)."""
     root = make_workspace(files, {"case": "Formal.Case"}, use_git=False)
     yaml = root / "missions" / "case.yaml"
     yaml.write_text(
@@ -64,6 +68,8 @@ def outcome(
     )
     result = invoke("pin", "--root", root)
     assert result.exit_code == 0, result.stderr
+    for rel, text in (after_pin or {}).items():
+        (root / rel).write_text(text, encoding="utf-8")
     target = target_of(status_json(root), "case", "goal")
     _, violations = gate_json(root)
     return Outcome(target["status"], list(target["reasons"]), violations, root)

@@ -9,12 +9,16 @@ violations name which file, line and fix.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
-from conftest import git
+from conftest import git, line_of
+from mutant_support import case_files, outcome
 from test_ratchet import PROOFS, YAML_PATH, break_proof, commit, proved, rules, run
 
 __all__ = ["proved"]  # the fixture, imported for the tests below
+
+Build = Callable[..., Path]
 
 
 def frontier_targets(root: Path) -> list[str]:
@@ -65,3 +69,26 @@ def test_drift_without_recorded_evidence_names_the_status_alone(proved: Path) ->
         "YAML says proved, computed proved (source evidence); run `missions sync`"
     ]
     assert ("status-drift", "goal") in rules(proved)
+
+
+def test_an_unresolvable_statement_closure_is_a_pin_violation_at_the_lean_entry(
+    make_workspace: Build,
+) -> None:
+    files = case_files()
+    statements = "Formal/Case/Statements.lean"
+    broken = files[statements].replace(
+        "import Formal.Case.Defs\n", "import Formal.Case.Defs\nimport Formal.Case.Missing\n"
+    )
+    found = outcome(make_workspace, files, after_pin={statements: broken})
+    yaml = found.root / "missions" / "case.yaml"
+    assert [v for v in found.violations if v["rule"] == "statement-pin"] == [
+        {
+            "rule": "statement-pin",
+            "mission": "case",
+            "target": None,
+            "file": "missions/case.yaml",
+            "line": line_of(yaml, "lean:"),
+            "message": "statement closure unavailable: "
+            "Formal/Case/Statements.lean:2: import Formal.Case.Missing not found",
+        }
+    ]
