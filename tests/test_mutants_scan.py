@@ -85,8 +85,12 @@ def test_a_file_ending_inside_a_command_is_scanned(text: str) -> None:
 
 
 def test_alias_without_a_name_still_reaches_its_target() -> None:
-    scan = scan_source("alias := t\n")
-    assert [(d.kind, d.mentions) for d in scan.decls] == [("alias", ["t"])]
+    scan = scan_source("namespace N\nalias := t\nend N\n")
+    assert [(d.name, d.kind, d.mentions) for d in scan.decls] == [("N._alias", "alias", ["t"])]
+
+
+def test_an_erased_attribute_does_not_make_an_alias_implicit() -> None:
+    assert decl(scan_source("@[-simp] alias foo := t\n"), "foo").implicit is False
 
 
 @pytest.mark.parametrize(
@@ -186,6 +190,7 @@ def test_a_notation_is_a_declaration_spanning_its_lines() -> None:
         'notation "Y" => by native_decide\n'
         'notation "Z" => by exact?\n'
         'notation "W" => sorry\n'
+        'notation "V" =>\n  True\n'
     )
     scan = scan_source(text)
     spans = [(d.name, d.kind, d.line, d.end_line, text[d.start : d.end]) for d in scan.decls]
@@ -194,12 +199,19 @@ def test_a_notation_is_a_declaration_spanning_its_lines() -> None:
         ("<notation@3>", "notation", 3, 3, 'notation "Y" => by native_decide'),
         ("<notation@4>", "notation", 4, 4, 'notation "Z" => by exact?'),
         ("<notation@5>", "notation", 5, 5, 'notation "W" => sorry'),
+        ("<notation@6>", "notation", 6, 7, 'notation "V" =>\n  True'),
     ]
-    x, y, z, w = scan.decls
+    x, y, z, w, _ = scan.decls
     assert x.dot_mentions == ["succ"]
     assert (y.natives, z.searches, w.sorries) == ([3], [4], [5])
-    assert [(e.line, e.sorries) for e in scan.extensions] == [(1, []), (3, []), (4, []), (5, [5])]
-    assert [e.code for e in scan.extensions] == [False] * 4
+    assert [(e.line, e.sorries) for e in scan.extensions] == [
+        (1, []),
+        (3, []),
+        (4, []),
+        (5, [5]),
+        (6, []),
+    ]
+    assert [e.code for e in scan.extensions] == [False] * 5
 
 
 def test_an_alias_as_proof_under_a_variable_is_not_certain(make_workspace: Build) -> None:
