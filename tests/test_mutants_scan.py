@@ -82,6 +82,12 @@ def test_a_file_ending_inside_a_command_is_scanned(text: str) -> None:
     """Broken input never crashes the scanner (it becomes a scan Lean itself would reject)."""
     scan = scan_source(f"theorem t : True := trivial\n{text}")
     assert names(scan)[0] == "t"
+    scan_source(text)  # the same text alone: the broken command is the file's first
+
+
+@pytest.mark.parametrize("text", ["attribute [-simp", "attribute [-", "@[-"])
+def test_an_unfinished_erasure_declares_nothing(text: str) -> None:
+    assert scan_source(text).decls == []
 
 
 def test_alias_without_a_name_still_reaches_its_target() -> None:
@@ -263,3 +269,52 @@ def test_only_the_aesop_tactic_builder_runs_workspace_code() -> None:
     runs = scan_source("@[aesop safe tactic]\ndef t : Nat := 1\n")
     assert [(e.line, e.command, e.code) for e in runs.extensions] == [(1, "@[aesop]", True)]
     assert scan_source("@[aesop safe apply]\ntheorem u : True := trivial\n").extensions == []
+
+
+# ---------------------------------------------------------------- `… in` and hash commands
+
+
+def test_open_in_applies_to_the_next_command_only() -> None:
+    scan = scan_source(
+        "open Foo in\ntheorem a : True := trivial\ntheorem b : True := trivial\n"
+        "open Bar\ntheorem c : True := trivial\ntheorem d : True := trivial\n"
+        "open Baz in\nset_option pp.all true in\ntheorem e : True := trivial\n"
+    )
+    opens = {d.name: d.opens for d in scan.decls}
+    assert "Foo" in opens["a"] and "Foo" not in opens["b"]
+    assert "Bar" in opens["c"] and "Bar" in opens["d"]
+    assert "Baz" in opens["e"]  # carried through `set_option … in`
+
+
+def test_unknown_hash_commands_are_recorded_at_their_line() -> None:
+    scan = scan_source("theorem a : True := trivial\n#foo_cmd x\n#check Nat\n#exit\n")
+    assert scan.unknown == [(2, "#foo_cmd")]  # `#check` is inert, `#exit` ends the file
+    assert scan.exit_line == 4
+
+
+def test_an_unknown_hash_command_in_the_closure_is_a_reason(make_workspace: Build) -> None:
+    found = outcome(make_workspace, case_files(proofs="#foo_cmd\n\ntheorem goal : Goal := rfl\n"))
+    assert found.status == "stated"
+    assert found.says(
+        "`#foo_cmd` at Formal/Case/Proofs.lean:5 is a command the scanner does not know"
+    )
+
+
+# ---------------------------------------------------------------- attribute commands
+
+
+def test_attribute_commands_that_only_erase_or_are_inert_declare_nothing() -> None:
+    scan = scan_source(
+        "attribute [-simp] foo\nattribute [reducible] bar\nattribute [simp] baz\n"
+        "attribute [implemented_by q] r\n"
+    )
+    assert [(d.name, d.kind, d.line, d.attrs, d.implicit) for d in scan.decls] == [
+        ("<attribute@3>", "attribute", 3, ["simp"], True),
+        ("<attribute@4>", "attribute", 4, ["implemented_by"], True),
+    ]
+    assert [(f.line, f.code) for f in scan.findings] == [(4, "implemented_by")]
+
+
+def test_symbols_inside_an_attribute_are_not_erasures() -> None:
+    scan = scan_source("@[aesop unsafe 50% apply]\ntheorem a : True := trivial\n")
+    assert decl(scan, "a").attrs == ["aesop"]
