@@ -318,3 +318,18 @@ def test_attribute_commands_that_only_erase_or_are_inert_declare_nothing() -> No
 def test_symbols_inside_an_attribute_are_not_erasures() -> None:
     scan = scan_source("@[aesop unsafe 50% apply]\ntheorem a : True := trivial\n")
     assert decl(scan, "a").attrs == ["aesop"]
+
+
+@pytest.mark.parametrize(
+    ("command", "opened"),
+    [
+        ("open scoped Foo", ["Foo"]),
+        ("open private Foo in", ["Foo"]),
+        ("open Foo hiding bar", ["Foo", "bar"]),
+        ("open Foo renaming x → y", ["Foo", "x", "y"]),
+    ],
+)
+def test_open_markers_are_not_namespaces(command: str, opened: list[str]) -> None:
+    """``scoped``, ``private``, ``hiding`` and ``renaming`` say how to open, not what."""
+    scan = scan_source(f"{command}\ntheorem a : True := trivial\n")
+    assert decl(scan, "a").opens == opened
