@@ -56,6 +56,7 @@ def outcome(
     files: dict[str, str],
     statement: str = "Goal",
     after_pin: dict[str, str] | None = None,
+    pin: bool = True,
 ) -> Outcome:
     """Pin the statements as a user would, then the goal's status and the gate's findings
     (``statement``: the name of the goal's statement in ``Formal.Case``; ``after_pin``: files
@@ -66,8 +67,9 @@ def outcome(
         yaml.read_text(encoding="utf-8").replace("Formal.Case.Goal", f"Formal.Case.{statement}"),
         encoding="utf-8",
     )
-    result = invoke("pin", "--root", root)
-    assert result.exit_code == 0, result.stderr
+    if pin:
+        result = invoke("pin", "--root", root)
+        assert result.exit_code == 0, result.stderr
     for rel, text in (after_pin or {}).items():
         (root / rel).write_text(text, encoding="utf-8")
     target = target_of(status_json(root), "case", "goal")

@@ -92,3 +92,19 @@ def test_an_unresolvable_statement_closure_is_a_pin_violation_at_the_lean_entry(
             "Formal/Case/Statements.lean:2: import Formal.Case.Missing not found",
         }
     ]
+
+
+def test_unpinned_statements_are_a_pin_violation_naming_the_command(make_workspace: Build) -> None:
+    found = outcome(make_workspace, case_files(), pin=False)
+    yaml = found.root / "missions" / "case.yaml"
+    assert [v for v in found.violations if v["rule"] == "statement-pin"] == [
+        {
+            "rule": "statement-pin",
+            "mission": "case",
+            "target": None,
+            "file": "missions/case.yaml",
+            "line": line_of(yaml, "lean:"),
+            "message": "statements are not pinned; run `missions pin case`",
+        }
+    ]
+    assert found.says("statements are not pinned (run `missions pin`)")
