@@ -333,3 +333,16 @@ def test_open_markers_are_not_namespaces(command: str, opened: list[str]) -> Non
     """``scoped``, ``private``, ``hiding`` and ``renaming`` say how to open, not what."""
     scan = scan_source(f"{command}\ntheorem a : True := trivial\n")
     assert decl(scan, "a").opens == opened
+
+
+def test_every_open_in_a_file_is_recorded_with_its_renamings() -> None:
+    """The file-wide list bounds name resolution: explicit names, renamings, and an
+    ``open … in`` inside a proof all count."""
+    explicit = scan_source("open Foo (bar baz)\ntheorem a : True := trivial\n")
+    assert explicit.opens == ["Foo", "bar", "baz"]
+    renamed = scan_source("open Foo renaming a → b, c → d\ntheorem t : True := trivial\n")
+    assert (renamed.opens, renamed.renames) == (["Foo"], {"b": ["a"], "d": ["c"]})
+    tactic = scan_source("theorem t : True := by\n  open Foo (bar) in\n  trivial\n")
+    assert tactic.opens == ["Foo", "bar"]
+    # an arrow renames only after `renaming`
+    assert scan_source("open Foo x → y\n").renames == {}
