@@ -76,7 +76,17 @@ def test_alias_declares_each_new_name_at_its_line() -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["alias foo", "alias", "export", "open", "attribute", "@[simp", "instance (", "theorem f.{u"],
+    [
+        "alias foo",
+        "alias",
+        "export",
+        "open",
+        "open Foo renaming a →",
+        "attribute",
+        "@[simp",
+        "instance (",
+        "theorem f.{u",
+    ],
 )
 def test_a_file_ending_inside_a_command_is_scanned(text: str) -> None:
     """Broken input never crashes the scanner (it becomes a scan Lean itself would reject)."""
@@ -344,5 +354,8 @@ def test_every_open_in_a_file_is_recorded_with_its_renamings() -> None:
     assert (renamed.opens, renamed.renames) == (["Foo"], {"b": ["a"], "d": ["c"]})
     tactic = scan_source("theorem t : True := by\n  open Foo (bar) in\n  trivial\n")
     assert tactic.opens == ["Foo", "bar"]
-    # an arrow renames only after `renaming`
+    ascii_arrow = scan_source("open Foo renaming a -> b\ntheorem t : True := trivial\n")
+    assert ascii_arrow.renames == {"b": ["a"]}
+    # an arrow renames only after `renaming`, and only to a name
     assert scan_source("open Foo x → y\n").renames == {}
+    assert scan_source("open Foo renaming a → 1\n").renames == {}
