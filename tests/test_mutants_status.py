@@ -1,0 +1,305 @@
+"""Verdicts and reasons of :mod:`missions.status` that mutation testing found unguarded.
+
+One small workspace per rule of the status layer: the exact reason a user reads for each way a
+target is not certainly proved (so a reworded or dropped reason fails), and the rule, file and
+line of the gate violation it raises. Each case also shows that the verdict is ``stated``, so
+the reason is the reason for something.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import invoke, line_of, status_json
+from mutant_support import case_files, outcome
+
+Build = Callable[..., Path]
+P = "Formal/Case/Proofs.lean"
+BAD = "theorem bad : two = 2 := sorry\n\n"  # line 5 of Proofs
+
+CASES: dict[str, tuple[dict[str, Any], list[str], list[tuple[str, str, int | str]]]] = {
+    "statement declared twice": (
+        {"defs": "def two : ℕ := 2\n\ndef Goal : Prop := True\n"},
+        ["statement Formal.Case.Goal is declared more than once"],
+        [("missing-declaration", "missions/case.yaml", "statement:")],
+    ),
+    "statement is a theorem": (
+        {"statements": "theorem Goal : two = 2 := rfl\n"},
+        ["statement Formal.Case.Goal is not a Prop-valued definition"],
+        [("statement-shape", "Formal/Case/Statements.lean", 5)],
+    ),
+    "statement with parameters": (
+        {"statements": "def Goal (n : ℕ) : Prop := n = n\n"},
+        ["statement Formal.Case.Goal is not a Prop-valued definition"],
+        [("statement-shape", "Formal/Case/Statements.lean", 5)],
+    ),
+    "statement of another type": (
+        {"statements": "def Goal : Type := ℕ\n", "proofs": "theorem goal : True := trivial\n"},
+        ["statement Formal.Case.Goal is not a Prop-valued definition"],
+        [("statement-shape", "Formal/Case/Statements.lean", 5)],
+    ),
+    "statement under a variable": (
+        {"statements": "variable (n : ℕ)\n\ndef Goal : Prop := two = 2\n"},
+        ["a `variable` is in scope of statement Formal.Case.Goal"],
+        [],
+    ),
+    "proof is a def": (
+        {"proofs": "def goal : Goal := rfl\n"},
+        ["proof Formal.Case.goal is declared as `def`, not `theorem`"],
+        [("proof-type", P, 5)],
+    ),
+    "proof with binders": (
+        {"proofs": "theorem goal (n : ℕ) : Goal := rfl\n"},
+        ["the type of Formal.Case.goal is not exactly Formal.Case.Goal"],
+        [("proof-type", P, 5)],
+    ),
+    "proof of another statement": (
+        {
+            "statements": "def Goal : Prop := two = 2\n\ndef Other : Prop := True\n",
+            "proofs": "theorem goal : Other := trivial\n",
+        },
+        ["the type of Formal.Case.goal is `Other`, not Formal.Case.Goal"],
+        [("proof-type", P, 5)],
+    ),
+    "ambiguous statement name": (
+        {
+            "statements": (
+                "def Goal : Prop := two = 2\n\nnamespace Sub\ndef Goal : Prop := True\nend Sub\n"
+            ),
+            "proofs": "open Sub in\ntheorem goal : Goal := rfl\n",
+        },
+        ["`Goal` in the type of Formal.Case.goal is ambiguous (also Formal.Case.Sub.Goal)"],
+        [],
+    ),
+    "proof cut off by #exit": (
+        {"proofs": "#exit\n\ntheorem goal : Goal := rfl\n"},
+        [
+            "proof Formal.Case.goal is missing from the sources "
+            "(`#exit` at Formal/Case/Proofs.lean:5 cuts off what follows)"
+        ],
+        [("missing-declaration", "missions/case.yaml", "proof:")],
+    ),
+    "proof declared twice": (
+        {"defs": "def two : ℕ := 2\n\ntheorem goal : True := trivial\n"},
+        ["proof Formal.Case.goal is declared more than once"],
+        [("missing-declaration", "missions/case.yaml", "proof:")],
+    ),
+    "proof refers to itself": (
+        {"proofs": "theorem goal : Goal := goal\n"},
+        ["Formal.Case.goal refers to itself: a parameterless theorem cannot recurse"],
+        [],
+    ),
+    "proof refers to itself through a lemma": (
+        {"proofs": "theorem goal : Goal := helper\n\ntheorem helper : Goal := goal\n"},
+        [
+            "Formal.Case.goal refers to itself through Formal.Case.helper: "
+            "a parameterless theorem cannot recurse"
+        ],
+        [],
+    ),
+    "native computation": (
+        {"proofs": "theorem goal : Goal := by native_decide\n"},
+        [
+            "native computation in Formal.Case.goal at Formal/Case/Proofs.lean:5 "
+            "adds a non-standard axiom",
+            "`native_decide` trusts compiled code (adds an axiom) (Formal/Case/Proofs.lean:5)",
+        ],
+        [("forbidden-construct", P, 5)],
+    ),
+    "an axiom": (
+        {"proofs": "axiom magic : Goal\n\ntheorem goal : Goal := magic\n"},
+        ["uses axiom Formal.Case.magic (Formal/Case/Proofs.lean:5)"],
+        [("forbidden-construct", P, 5)],
+    ),
+    "a sorry reached through a lemma": (
+        {"proofs": BAD + "theorem goal : Goal := by\n  have := bad\n  rfl\n"},
+        ["sorry in Formal.Case.bad at Formal/Case/Proofs.lean:5 (used by Formal.Case.goal)"],
+        [],
+    ),
+    "exact? makes everything reachable": (
+        {"proofs": BAD + "theorem goal : Goal := by exact?\n"},
+        [
+            "sorry in Formal.Case.bad at Formal/Case/Proofs.lean:5 (everything imported is "
+            "reachable: `exact?`-style search at Formal/Case/Proofs.lean:7)"
+        ],
+        [],
+    ),
+    "two searches": (
+        {
+            "proofs": BAD
+            + "theorem h2 : True := by exact?\n\n"
+            + "theorem goal : Goal := by\n  have := h2\n  exact?\n"
+        },
+        [
+            "sorry in Formal.Case.bad at Formal/Case/Proofs.lean:5 (everything imported is "
+            "reachable: `exact?`-style search at Formal/Case/Proofs.lean:11 (and 1 more))"
+        ],
+        [],
+    ),
+    "an unknown command makes everything reachable": (
+        {"proofs": BAD + "frobnicate\n\ntheorem goal : Goal := rfl\n"},
+        [
+            "sorry in Formal.Case.bad at Formal/Case/Proofs.lean:5 (everything imported is "
+            "reachable: unknown command `frobnicate` at Formal/Case/Proofs.lean:7)"
+        ],
+        [],
+    ),
+    "an instance": (
+        {"proofs": "instance bad : Inhabited ℕ := sorry\n\ntheorem goal : Goal := rfl\n"},
+        ["sorry in Formal.Case.bad at Formal/Case/Proofs.lean:5 (instance, usable implicitly)"],
+        [],
+    ),
+    "an attribute command": (
+        {"proofs": BAD + "attribute [simp] bad\n\ntheorem goal : Goal := by simp [Goal]\n"},
+        [
+            "sorry in Formal.Case.bad at Formal/Case/Proofs.lean:5 "
+            "(attribute [simp] command, usable implicitly)"
+        ],
+        [],
+    ),
+    "a simp lemma": (
+        {"proofs": "@[simp] " + BAD + "theorem goal : Goal := by simp [Goal]\n"},
+        [
+            "sorry in Formal.Case.bad at Formal/Case/Proofs.lean:5 "
+            "(@[simp] declaration, usable implicitly)"
+        ],
+        [],
+    ),
+    "a notation": (
+        {"proofs": 'notation "Q" => (sorry : ℕ)\n\ntheorem goal : Goal := rfl\n'},
+        ["sorry in notation command at Formal/Case/Proofs.lean:5 (notation in scope)"],
+        [],
+    ),
+    "a deriving command": (
+        {
+            "proofs": "structure Bad where\n  x : ℕ := sorry\n\n"
+            "deriving instance Repr for Bad\n\ntheorem goal : Goal := rfl\n"
+        },
+        [
+            "sorry in Formal.Case.Bad at Formal/Case/Proofs.lean:6 "
+            "(deriving command, usable implicitly)"
+        ],
+        [],
+    ),
+    "a macro": (
+        {"proofs": 'macro "zz" : tactic => `(tactic| rfl)\n\ntheorem goal : Goal := rfl\n'},
+        [
+            "custom syntax, elaborator or metaprogram (`macro`) at Formal/Case/Proofs.lean:5 "
+            "cannot be followed by a source scan"
+        ],
+        [],
+    ),
+    "an unknown hash command": (
+        {"proofs": "#frobnicate\n\ntheorem goal : Goal := rfl\n"},
+        [
+            "`#frobnicate` at Formal/Case/Proofs.lean:5 is a command the scanner does not "
+            "know; it may run code"
+        ],
+        [],
+    ),
+    "a sorry outside any declaration": (
+        {"proofs": "#check (sorry : ℕ)\n\ntheorem goal : Goal := rfl\n"},
+        ["sorry outside any declaration at Formal/Case/Proofs.lean:5"],
+        [],
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_each_way_to_fall_short_of_proved_says_why(make_workspace: Build, case: str) -> None:
+    parts, reasons, violations = CASES[case]
+    found = outcome(make_workspace, case_files(**parts))
+    assert found.status == "stated", found.reasons
+    for reason in reasons:
+        assert reason in found.reasons, found.reasons
+    for rule, file, where in violations:
+        line = line_of(found.root / file, where) if isinstance(where, str) else where
+        matching = [
+            v
+            for v in found.violations
+            if (v["rule"], v["file"], v["line"]) == (rule, file, line)
+            # findings forbidden anywhere belong to no mission
+            and v["mission"] == (None if rule == "forbidden-construct" else "case")
+        ]
+        assert matching, found.violations
+
+
+def test_a_clean_case_is_proved_with_no_reason(make_workspace: Build) -> None:
+    """The baseline of every case above: the same workspace untouched is proved."""
+    found = outcome(make_workspace, case_files())
+    assert (found.status, found.reasons) == ("proved", [])
+    data = status_json(found.root)
+    assert data["missions"][0]["status"] == "complete"
+    assert (data["summary"]["complete"], data["summary"]["proved"]) == (1, 1)
+
+
+def test_a_missing_statement_makes_the_mission_incomplete(make_workspace: Build) -> None:
+    found = outcome(make_workspace, case_files(), statement="Nope")
+    assert found.status == "missing"
+    assert found.reasons == ["statement Formal.Case.Nope is missing from the sources"]
+    data = status_json(found.root)
+    assert data["missions"][0]["status"] == "incomplete"
+    assert (data["summary"]["missing"], data["summary"]["complete"]) == (1, 0)
+    yaml = found.root / "missions" / "case.yaml"
+    assert ("missing-declaration", line_of(yaml, "statement:")) in [
+        (v["rule"], v["line"]) for v in found.violations if v["target"] == "goal"
+    ]
+
+
+EXTRA_TARGETS = """\
+  - id: later
+    kind: milestone
+    title: "A milestone nobody proved yet"
+    informal: >
+      Later.
+    source: src
+    statement: Formal.Case.Goal
+    depends_on: []
+    provenance: {statement: literature-sourced, proof: none}
+  - id: elsewhere
+    kind: external
+    title: "Proved in another repository"
+    informal: >
+      Elsewhere.
+    source: src
+    external: {repository: "github.com/example/lean", commit: "0123456789"}
+    depends_on: []
+    provenance: {statement: literature-sourced, proof: external}
+"""
+
+
+def test_targets_without_a_proof_or_living_elsewhere(make_workspace: Build) -> None:
+    """A target that names no proof is stated; an external one is shown, never counted as
+    proved; a mission with an open milestone is open, not complete."""
+    root = make_workspace(case_files(), {"case": "Formal.Case"}, use_git=False)
+    yaml = root / "missions" / "case.yaml"
+    yaml.write_text(yaml.read_text(encoding="utf-8") + EXTRA_TARGETS, encoding="utf-8")
+    assert invoke("pin", "--root", root).exit_code == 0
+    data = status_json(root)
+    targets = {t["id"]: t for t in data["missions"][0]["targets"]}
+    assert (targets["goal"]["status"], targets["goal"]["reasons"]) == ("proved", [])
+    assert (targets["later"]["status"], targets["later"]["reasons"]) == (
+        "stated",
+        ["no proof named"],
+    )
+    assert (targets["elsewhere"]["status"], targets["elsewhere"]["evidence"]) == (
+        "external",
+        None,
+    )
+    assert targets["elsewhere"]["reasons"] == [
+        "lives in another repository; never counted as proved here"
+    ]
+    assert data["missions"][0]["status"] == "open"
+    summary = data["summary"]
+    assert {k: summary[k] for k in ("missions", "targets", "proved", "stated", "external")} == {
+        "missions": 1,
+        "targets": 3,
+        "proved": 1,
+        "stated": 1,
+        "external": 1,
+    }
+    assert (summary["missing"], summary["complete"]) == (0, 0)
