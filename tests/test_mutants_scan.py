@@ -289,17 +289,22 @@ def test_open_in_applies_to_the_next_command_only() -> None:
         "open Foo in\ntheorem a : True := trivial\ntheorem b : True := trivial\n"
         "open Bar\ntheorem c : True := trivial\ntheorem d : True := trivial\n"
         "open Baz in\nset_option pp.all true in\ntheorem e : True := trivial\n"
+        "open Qux in\nsuppress_compilation in\ntheorem f : True := trivial\n"
     )
     opens = {d.name: d.opens for d in scan.decls}
     assert "Foo" in opens["a"] and "Foo" not in opens["b"]
     assert "Bar" in opens["c"] and "Bar" in opens["d"]
     assert "Baz" in opens["e"]  # carried through `set_option … in`
+    assert "Qux" in opens["f"]  # and through an inert command's `in`
 
 
 def test_unknown_hash_commands_are_recorded_at_their_line() -> None:
     scan = scan_source("theorem a : True := trivial\n#foo_cmd x\n#check Nat\n#exit\n")
     assert scan.unknown == [(2, "#foo_cmd")]  # `#check` is inert, `#exit` ends the file
     assert scan.exit_line == 4
+    # inside an interpolation hole `#exit` does not end the file, and is no unknown command
+    hole = scan_source('def f : String := s!"{ #exit }"\n')
+    assert (hole.unknown, hole.exit_line) == ([], None)
 
 
 def test_an_unknown_hash_command_in_the_closure_is_a_reason(make_workspace: Build) -> None:
@@ -359,3 +364,16 @@ def test_every_open_in_a_file_is_recorded_with_its_renamings() -> None:
     # an arrow renames only after `renaming`, and only to a name
     assert scan_source("open Foo x → y\n").renames == {}
     assert scan_source("open Foo renaming a → 1\n").renames == {}
+
+
+@pytest.mark.parametrize(
+    ("text", "attrs"),
+    [
+        ("attribute [simp, -foo] bar\n", ["simp", "-foo"]),
+        ("attribute [local simp] foo\n", ["simp"]),
+        ("@[scoped simp] theorem a : True := trivial\n", ["simp"]),
+    ],
+)
+def test_attribute_names_skip_scope_markers_and_keep_erasures(text: str, attrs: list[str]) -> None:
+    (found,) = scan_source(text).decls
+    assert found.attrs == attrs
