@@ -123,6 +123,8 @@ _KILLED = {1, 3}
 _TIMEOUT = {24, -24, 152, 255, 36, -9, -11}
 _SURVIVED = {0}
 _NO_TESTS = {5, 33}
+#: Rejected by mypy (the project's ``mypy`` configuration, strict) before any test ran.
+_MYPY = {37}
 #: Runs stopped by the budget (pytest's "interrupted"): always run again.
 _INTERRUPTED = {2}
 #: Verdicts re-checked whenever the tests change (a new test may kill them).
@@ -169,10 +171,13 @@ class ShardResult:
     timeout: int = 0
     survived: int = 0
     no_tests: int = 0
+    mypy: int = 0
     equivalent: int = 0
     suspicious: int = 0
     not_checked: int = 0
     score: float | None = None
+    #: the tests alone: killed among the mutants mypy accepts
+    test_score: float | None = None
     complete: bool = False
     wall_s: float = 0.0
     note: str = ""
@@ -258,6 +263,20 @@ def mutmut_config(module: str, also_copy: list[str], jobs: int) -> str:
             "addopts=",
         ],
         "also_copy": [p for p in also_copy if p not in skip],
+        # mutants mypy rejects (a None where a str must be, a dropped argument) cannot be
+        # committed under the project's standards; they are counted apart and never run
+        "type_check_command": [
+            sys.executable,
+            "-m",
+            "mypy",
+            "-O",
+            "json",
+            "--explicit-package-bases",
+            "--follow-imports=silent",
+            "--cache-dir",
+            ".mypy-mutants",
+            f"src/missions/{module}.py",
+        ],
         "timeout_multiplier": 3.0,
         "timeout_constant": 10.0,
         "use_git_change_detection": False,
@@ -357,6 +376,7 @@ def run_mutmut(work: Path, jobs: int, deadline: float, log: Path) -> tuple[int |
         [str(work / "mutants" / "src"), *filter(None, [env.get("PYTHONPATH")])]
     )
     env.pop("MUTANT_UNDER_TEST", None)
+    env["MYPYPATH"] = "src"  # mypy runs in the shard's mutants/ directory
     with log.open("a", encoding="utf-8") as out:
         out.write(f"\n=== mutmut run at {time.strftime('%Y-%m-%d %H:%M:%S')}\n")
         out.flush()
@@ -508,6 +528,8 @@ def summarize(work: Path, module: str, note: str, wall: float) -> ShardResult:
             result.killed += 1
         elif code in _TIMEOUT:
             result.timeout += 1
+        elif code in _MYPY:
+            result.mypy += 1
         elif code is None:
             result.not_checked += 1
         elif code in _SURVIVED | _NO_TESTS:
@@ -532,9 +554,7 @@ def summarize(work: Path, module: str, note: str, wall: float) -> ShardResult:
             result.survivors.append(mutant)
         else:
             result.suspicious += 1
-    judged = result.mutants - result.equivalent - result.not_checked
-    if judged > 0:
-        result.score = round(100.0 * (result.killed + result.timeout) / judged, 1)
+    scores(result)
     result.complete = result.not_checked == 0 and result.mutants > 0
     result.survivors.sort(key=lambda m: (m.line, m.name))
     return result
@@ -567,32 +587,47 @@ def run_shard(
 # ---------------------------------------------------------------- report
 
 
+_COLUMNS = (
+    ("mutants", 7),
+    ("killed", 6),
+    ("timeout", 7),
+    ("mypy", 5),
+    ("survived", 8),
+    ("no_tests", 8),
+    ("equivalent", 5),
+    ("not_checked", 9),
+)
+
+
+def scores(r: ShardResult) -> None:
+    """Fill in the score (tests, timeouts and mypy) and the tests' own score."""
+    judged = r.mutants - r.equivalent - r.not_checked
+    r.score = round(100.0 * (r.killed + r.timeout + r.mypy) / judged, 1) if judged > 0 else None
+    tested = judged - r.mypy
+    r.test_score = round(100.0 * (r.killed + r.timeout) / tested, 1) if tested > 0 else None
+
+
 def table(results: list[ShardResult]) -> str:
-    head = (
-        f"{'module':<16} {'mutants':>7} {'killed':>6} {'timeout':>7} {'survived':>8} "
-        f"{'no tests':>8} {'equiv':>5} {'unchecked':>9} {'score':>6} {'wall s':>7}"
+    """The per-module table, and a total row."""
+    labels = {"no_tests": "no tests", "equivalent": "equiv", "not_checked": "unchecked"}
+    head = f"{'module':<16} " + " ".join(
+        f"{labels.get(name, name):>{width}}" for name, width in _COLUMNS
     )
-    rows = [head]
-    for r in results:
-        score = "-" if r.score is None else f"{r.score:.1f}%"
-        rows.append(
-            f"{r.module:<16} {r.mutants:>7} {r.killed:>6} {r.timeout:>7} {r.survived:>8} "
-            f"{r.no_tests:>8} {r.equivalent:>5} {r.not_checked:>9} {score:>6} {r.wall_s:>7.0f}"
-            + (f"  ({r.note})" if r.note else "")
-        )
     total = ShardResult(module="total")
     for r in results:
-        for key in ("mutants", "killed", "timeout", "survived", "no_tests", "equivalent"):
-            setattr(total, key, getattr(total, key) + getattr(r, key))
-        total.not_checked += r.not_checked
+        for name, _ in _COLUMNS:
+            setattr(total, name, getattr(total, name) + getattr(r, name))
         total.wall_s += r.wall_s
-    judged = total.mutants - total.equivalent - total.not_checked
-    score = f"{100.0 * (total.killed + total.timeout) / judged:.1f}%" if judged else "-"
-    rows.append(
-        f"{'total':<16} {total.mutants:>7} {total.killed:>6} {total.timeout:>7} "
-        f"{total.survived:>8} {total.no_tests:>8} {total.equivalent:>5} {total.not_checked:>9} "
-        f"{score:>6} {total.wall_s:>7.0f}"
-    )
+    scores(total)
+    rows = [head + f" {'score':>6} {'tests':>6} {'wall s':>7}"]
+    for r in [*results, total]:
+        cells = " ".join(f"{getattr(r, name):>{width}}" for name, width in _COLUMNS)
+        score = "-" if r.score is None else f"{r.score:.1f}%"
+        tests = "-" if r.test_score is None else f"{r.test_score:.1f}%"
+        rows.append(
+            f"{r.module:<16} {cells} {score:>6} {tests:>6} {r.wall_s:>7.0f}"
+            + (f"  ({r.note})" if r.note else "")
+        )
     return "\n".join(rows)
 
 
