@@ -273,6 +273,7 @@ def mutmut_config(module: str, also_copy: list[str], jobs: int) -> str:
             "json",
             "--explicit-package-bases",
             "--follow-imports=silent",
+            "--no-warn-unused-ignores",  # mutmut's generated lines carry `type: ignore`
             "--cache-dir",
             ".mypy-mutants",
             f"src/missions/{module}.py",

@@ -108,3 +108,24 @@ def test_unpinned_statements_are_a_pin_violation_naming_the_command(make_workspa
         }
     ]
     assert found.says("statements are not pinned (run `missions pin`)")
+
+
+def test_a_moved_pin_names_every_closure_file_and_both_fixes(make_workspace: Build) -> None:
+    """Without a commit to compare with, every file of the closure is named."""
+    files = case_files()
+    statements = "Formal/Case/Statements.lean"
+    changed = files[statements].replace("two = 2", "two = 3")
+    found = outcome(make_workspace, files, after_pin={statements: changed})
+    (violation,) = [v for v in found.violations if v["rule"] == "statement-pin"]
+    message = violation["message"]
+    assert message.startswith("statement closure changed since the pin sha256:")
+    assert (
+        "; closure files: Formal/Case/Defs.lean, Formal/Case/Statements.lean. If the change is "
+        'intended, record it: missions pin case --reason "<why the statements changed>"; '
+        "otherwise revert the change to those files"
+    ) in message
+    yaml = found.root / "missions" / "case.yaml"
+    assert (violation["file"], violation["line"]) == (
+        "missions/case.yaml",
+        line_of(yaml, "statement_pin:"),
+    )

@@ -336,18 +336,48 @@ def test_symbols_inside_an_attribute_are_not_erasures() -> None:
 
 
 @pytest.mark.parametrize(
-    ("command", "opened"),
+    ("command", "opened", "in_file"),
     [
-        ("open scoped Foo", ["Foo"]),
-        ("open private Foo in", ["Foo"]),
-        ("open Foo hiding bar", ["Foo", "bar"]),
-        ("open Foo renaming x → y", ["Foo", "x", "y"]),
+        ("open scoped Foo", ["Foo"], ["Foo"]),
+        ("open private Foo in", ["Foo"], ["Foo"]),
+        ("open Foo hiding bar", ["Foo", "bar"], ["Foo", "bar"]),
+        ("open Foo renaming x → y", ["Foo", "x", "y"], ["Foo"]),
     ],
 )
-def test_open_markers_are_not_namespaces(command: str, opened: list[str]) -> None:
-    """``scoped``, ``private``, ``hiding`` and ``renaming`` say how to open, not what."""
+def test_open_markers_are_not_namespaces(
+    command: str, opened: list[str], in_file: list[str]
+) -> None:
+    """``scoped``, ``private``, ``hiding`` and ``renaming`` say how to open, not what: neither
+    in the scope of the next declaration nor in the file-wide list."""
     scan = scan_source(f"{command}\ntheorem a : True := trivial\n")
     assert decl(scan, "a").opens == opened
+    assert scan.opens == in_file
+
+
+def test_open_inside_a_namespace_may_mean_each_enclosing_reading() -> None:
+    """``open X`` in ``namespace A.B`` may open ``X``, ``A.B.X`` or ``A.X``; ``_root_.Y`` only
+    ``Y``."""
+    scan = scan_source(
+        "namespace A.B\nopen X\nopen _root_.Y Z\ntheorem t : True := trivial\nend A.B\n"
+    )
+    expected = ["X", "A.B.X", "A.X", "Y", "Z", "A.B.Z", "A.Z"]
+    assert decl(scan, "A.B.t").opens == expected
+    assert scan.opens == expected
+
+
+def test_stop_is_a_sorry_only_where_a_tactic_can_be() -> None:
+    scan = scan_source(
+        "theorem a : True := by\n  stop\n  trivial\n"
+        "theorem b : True := by stop\n"
+        "def stop := 1\n"
+    )
+    assert scan.sorry_lines == [2, 4]
+    assert scan_source("by stop").sorry_lines == [1]
+    assert scan_source("stop x ;").sorry_lines == []  # the first token has nothing before it
+
+
+def test_an_erased_name_is_not_an_argument_of_the_next_attribute() -> None:
+    assert scan_source("attribute [-tactic, aesop safe apply] foo\n").extensions == []
 
 
 def test_every_open_in_a_file_is_recorded_with_its_renamings() -> None:
