@@ -12,7 +12,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from conftest import git, line_of
+from conftest import gate_json, git, invoke, line_of
 from mutant_support import case_files, outcome
 from test_ratchet import PROOFS, YAML_PATH, break_proof, commit, proved, rules, run
 
@@ -129,3 +129,49 @@ def test_a_moved_pin_names_every_closure_file_and_both_fixes(make_workspace: Bui
         "missions/case.yaml",
         line_of(yaml, "statement_pin:"),
     )
+
+
+def test_a_moved_pin_lists_the_changed_file_and_at_most_ten_commits(
+    make_workspace: Build,
+) -> None:
+    root = make_workspace(case_files(), {"case": "Formal.Case"})  # one commit
+    assert invoke("pin", "--root", root).exit_code == 0
+    git(root, "add", "-A")
+    pinned_at = git(root, "rev-parse", "HEAD")  # the commit that holds the pinned files
+    git(root, "commit", "-q", "-m", "pin")
+    statements = root / "Formal/Case/Statements.lean"
+    text = statements.read_text(encoding="utf-8")
+    for k in range(3, 14):  # eleven commits, each moving the statement
+        statements.write_text(text.replace("two = 2", f"two = {k}"), encoding="utf-8")
+        git(root, "add", "-A")
+        git(root, "commit", "-q", "-m", f"statement {k}")
+    _, violations = gate_json(root)
+    (violation,) = [v for v in violations if v["rule"] == "statement-pin"]
+    message = violation["message"]
+    assert "; changed files: Formal/Case/Statements.lean; commits since " in message
+    listed = message.split(f"; commits since {pinned_at[:10]}: ", 1)[1].split(". If ", 1)[0]
+    entries = listed.split("; ")
+    assert len(entries) == 10  # the ten most recent of eleven
+    assert all(e.endswith("(Test Author)") for e in entries), entries
+    assert "statement 13 (Test Author)" in entries[0]
+    assert f"revert those files (git checkout {pinned_at[:10]} -- <files>)" in message
+
+
+def test_a_pin_taken_on_uncommitted_files_lists_no_commits(make_workspace: Build) -> None:
+    """``pinned_at: uncommitted`` names no commit, so there are no commits to list."""
+    root = make_workspace(case_files(), {"case": "Formal.Case"})
+    statements = root / "Formal/Case/Statements.lean"
+    statements.write_text(statements.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    assert invoke("pin", "--root", root).exit_code == 0  # pinned on an uncommitted file
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "pin")
+    statements.write_text(
+        statements.read_text(encoding="utf-8").replace("two = 2", "two = 3"), encoding="utf-8"
+    )
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "move the statement")
+    _, violations = gate_json(root)
+    (violation,) = [v for v in violations if v["rule"] == "statement-pin"]
+    assert "closure files: " in violation["message"]
+    assert "commits since" not in violation["message"]
+    assert "not committed" not in violation["message"]
