@@ -1,0 +1,166 @@
+"""Statement pins: what ``missions pin`` records and refuses, where mutation testing found the
+suite silent (``benchmarks/mutation.py``).
+
+The recorded pin is data that outlives the code that wrote it: a digest computed differently
+would make every pin in every mission YAML look moved. So the digest is recomputed here from
+its definition (the sha256 over the closure's modules, sorted by name, of each name and its
+token digest), independently of :mod:`missions.pins`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from collections.abc import Callable
+from pathlib import Path
+
+from conftest import gate_json, git, invoke
+from missions.lean.scan import scan_source
+from mutant_support import case_files
+
+Build = Callable[..., Path]
+
+
+def expected_pin(root: Path, modules: list[str]) -> str:
+    h = hashlib.sha256()
+    for name in sorted(modules):
+        text = (root / (name.replace(".", "/") + ".lean")).read_text(encoding="utf-8")
+        h.update(name.encode() + b"\x00" + scan_source(text).digest.encode() + b"\n")
+    return f"sha256:{h.hexdigest()}"
+
+
+def lean_block(yaml: Path) -> list[str]:
+    """The lines of the YAML from ``lean:`` up to ``targets:``."""
+    lines = yaml.read_text(encoding="utf-8").splitlines()
+    start = lines.index("lean:")
+    return lines[start : lines.index("targets:")]
+
+
+def test_a_first_pin_records_the_digest_in_place_with_an_initial_revision(
+    make_workspace: Build,
+) -> None:
+    root = make_workspace(case_files(), {"case": "Formal.Case"}, use_git=False)
+    result = invoke("pin", "--root", root)
+    assert result.exit_code == 0, result.stderr
+    digest = expected_pin(root, ["Formal.Case.Defs", "Formal.Case.Statements"])
+    assert f"pinned case: {digest} at uncommitted files" in result.stdout
+    today = dt.date.today().isoformat()
+    assert lean_block(root / "missions" / "case.yaml") == [
+        "lean:",
+        "  module: Formal.Case",
+        f"  statement_pin: {digest}",
+        "  pinned_at: uncommitted",
+        "statement_history:",
+        "  - revision: 1",
+        f"    date: {today}",
+        "    reason: initial",
+        f"    digest: {digest}",
+        "    commit: uncommitted",
+    ]
+
+
+def test_the_pin_follows_an_explicit_statements_key(make_workspace: Build) -> None:
+    root = make_workspace(case_files(), {"case": "Formal.Case"}, use_git=False)
+    yaml = root / "missions" / "case.yaml"
+    yaml.write_text(
+        yaml.read_text(encoding="utf-8").replace(
+            "  module: Formal.Case\n",
+            "  module: Formal.Case\n  statements: Formal.Case.Statements\n",
+        ),
+        encoding="utf-8",
+    )
+    assert invoke("pin", "--root", root).exit_code == 0
+    assert [line.split(":")[0] for line in lean_block(yaml)[:5]] == [
+        "lean",
+        "  module",
+        "  statements",
+        "  statement_pin",
+        "  pinned_at",
+    ]
+
+
+def test_an_unknown_statements_module_cannot_be_pinned(make_workspace: Build) -> None:
+    root = make_workspace(case_files(), {"case": "Formal.Case"}, use_git=False)
+    yaml = root / "missions" / "case.yaml"
+    yaml.write_text(
+        yaml.read_text(encoding="utf-8").replace(
+            "  module: Formal.Case\n", "  module: Formal.Case\n  statements: Formal.Case.Nope\n"
+        ),
+        encoding="utf-8",
+    )
+    before = yaml.read_bytes()
+    result = invoke("pin", "--root", root)
+    assert result.exit_code == 2
+    assert result.stderr.strip() == (
+        f"{yaml}:10: cannot pin: statements module Formal.Case.Nope not found"
+    )
+    assert yaml.read_bytes() == before
+    _, violations = gate_json(root)
+    assert [(v["rule"], v["line"], v["message"]) for v in violations if v["target"] is None] == [
+        (
+            "statement-pin",
+            10,
+            "statement closure unavailable: statements module Formal.Case.Nope not found",
+        )
+    ]
+
+
+def test_a_moved_statement_needs_a_real_reason_and_gets_the_next_revision(
+    make_workspace: Build,
+) -> None:
+    root = make_workspace(case_files(), {"case": "Formal.Case"}, use_git=False)
+    yaml = root / "missions" / "case.yaml"
+    assert invoke("pin", "--root", root).exit_code == 0
+    statements = root / "Formal/Case/Statements.lean"
+    statements.write_text(
+        statements.read_text(encoding="utf-8").replace("two = 2", "two = 3"), encoding="utf-8"
+    )
+    pinned = yaml.read_bytes()
+    blank = invoke("pin", "--root", root, "--reason", "  ")
+    assert (blank.exit_code, blank.stderr.strip()) == (
+        2,
+        f"{yaml}:10: --reason is blank; say why the statements changed "
+        "(it is kept in statement_history)",
+    )
+    missing = invoke("pin", "--root", root)
+    assert (missing.exit_code, missing.stderr.strip()) == (
+        2,
+        f"{yaml}:12: statement closure of 'case' changed since it was pinned; "
+        "re-pin with --reason explaining the change",
+    )
+    assert yaml.read_bytes() == pinned  # refused pins write nothing
+    assert invoke("pin", "--root", root, "--reason", " moved ").exit_code == 0
+    digest = expected_pin(root, ["Formal.Case.Defs", "Formal.Case.Statements"])
+    block = lean_block(yaml)
+    assert block[2] == f"  statement_pin: {digest}"
+    assert block[-5:] == [
+        "  - revision: 2",
+        block[-4],  # the date
+        "    reason: moved",
+        f"    digest: {digest}",
+        "    commit: uncommitted",
+    ]
+
+
+def test_a_pin_on_uncommitted_files_gets_its_commit_once_they_are_committed(
+    make_workspace: Build,
+) -> None:
+    root = make_workspace(case_files(), {"case": "Formal.Case"})
+    yaml = root / "missions" / "case.yaml"
+    statements = root / "Formal/Case/Statements.lean"
+    statements.write_text(statements.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    assert invoke("pin", "--root", root).exit_code == 0
+    assert "  pinned_at: uncommitted" in lean_block(yaml)
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "commit the statements")
+    head = git(root, "rev-parse", "HEAD")
+    again = invoke("pin", "--root", root)
+    assert again.exit_code == 0, again.stderr
+    block = lean_block(yaml)
+    assert f"  pinned_at: {head}" in block
+    assert [line for line in block if "revision" in line] == ["  - revision: 1"]
+    assert block[-1] == f"    commit: {head}"
+    # and nothing left to record: a third pin changes nothing
+    before = yaml.read_bytes()
+    assert invoke("pin", "--root", root).exit_code == 0
+    assert yaml.read_bytes() == before
