@@ -102,6 +102,7 @@ MODULES: dict[str, list[str]] = {
     "pins": [
         "tests/test_pins.py",
         "tests/test_gate_rules.py",
+        "tests/test_ratchet.py",
         "tests/test_mutants_pins.py",
     ],
     "fastpath": ["tests/test_fastpath.py", "tests/test_mutants_fastpath.py"],
