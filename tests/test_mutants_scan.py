@@ -370,8 +370,9 @@ def test_stop_is_a_sorry_only_where_a_tactic_can_be() -> None:
         "theorem a : True := by\n  stop\n  trivial\n"
         "theorem b : True := by stop\n"
         "def stop := 1\n"
+        "theorem c : True := by\n  simp\n  stop\n"  # a tactic on a line of its own
     )
-    assert scan.sorry_lines == [2, 4]
+    assert scan.sorry_lines == [2, 4, 8]
     assert scan_source("by stop").sorry_lines == [1]
     assert scan_source("stop x ;").sorry_lines == []  # the first token has nothing before it
 
@@ -407,3 +408,16 @@ def test_every_open_in_a_file_is_recorded_with_its_renamings() -> None:
 def test_attribute_names_skip_scope_markers_and_keep_erasures(text: str, attrs: list[str]) -> None:
     (found,) = scan_source(text).decls
     assert found.attrs == attrs
+
+
+def test_native_is_native_computation_only_as_a_config_flag_or_definition() -> None:
+    scan = scan_source(
+        "theorem t (native : ℕ) : True := trivial\ntheorem u : True := by decide +native\n"
+    )
+    assert [(f.line, f.code) for f in scan.findings] == [(2, "native")]
+    assert [d.natives for d in scan.decls] == [[], [2]]
+
+
+def test_a_renaming_ends_at_in() -> None:
+    scan = scan_source("theorem t : True := by\n  open Foo renaming a → b in\n  exact trivial\n")
+    assert (scan.opens, scan.renames) == (["Foo"], {"b": ["a"]})
