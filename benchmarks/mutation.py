@@ -181,6 +181,8 @@ class ShardResult:
     test_score: float | None = None
     complete: bool = False
     wall_s: float = 0.0
+    #: wall time of every run of the shard since it was created (or ``--fresh``)
+    wall_total_s: float = 0.0
     note: str = ""
     survivors: list[Mutant] = field(default_factory=list)
 
@@ -566,13 +568,16 @@ def run_shard(
     module: str, base: Path, jobs: int, deadline: float, fresh: bool, report_only: bool = False
 ) -> ShardResult:
     work = base / module.replace("/", ".")
+    state_file = work / "state.json"
     if report_only:
-        return summarize(work, module, "", 0.0)
+        result = summarize(work, module, "", 0.0)
+        if state_file.is_file():
+            result.wall_total_s = json.loads(state_file.read_text()).get("wall_s", 0.0)
+        return result
     if fresh and work.exists():
         shutil.rmtree(work)
     started = time.monotonic()
     selection, digest = prepare(work, module, jobs)
-    state_file = work / "state.json"
     state = json.loads(state_file.read_text()) if state_file.is_file() else {}
     reset_verdicts(work, module, tests_changed=state.get("tests") != digest)
     print(f"[{module}] tests: {' '.join(selection)}", flush=True)
@@ -580,9 +585,12 @@ def run_shard(
     if code not in (0, None):
         note = f"mutmut exited {code}; see {work / 'mutmut.log'}"
     result = summarize(work, module, note, time.monotonic() - started)
-    if result.complete:
+    # every run since the shard was created, so that an incremental measurement adds up
+    state["wall_s"] = round(state.get("wall_s", 0.0) + result.wall_s, 1)
+    result.wall_total_s = state["wall_s"]
+    if code in (0, None):  # the verdicts on record were reached with these tests
         state["tests"] = digest
-        state_file.write_text(json.dumps(state), encoding="utf-8")
+    state_file.write_text(json.dumps(state), encoding="utf-8")
     return result
 
 
@@ -633,6 +641,29 @@ def table(results: list[ShardResult]) -> str:
     return "\n".join(rows)
 
 
+def markdown(results: list[ShardResult]) -> str:
+    """The table as Markdown (the README's), one row per module and the total."""
+    total = ShardResult(module="total")
+    for r in results:
+        for name, _ in _COLUMNS:
+            setattr(total, name, getattr(total, name) + getattr(r, name))
+        total.wall_s += r.wall_s
+    scores(total)
+    head = (
+        "| module | mutants | killed | timeout | mypy | survived | no tests | equivalent "
+        "| unchecked | score | tests alone | wall min |"
+    )
+    rows = [head, "|---|" + "---:|" * 11]
+    for r in [*results, total]:
+        cells = " | ".join(str(getattr(r, name)) for name, _ in _COLUMNS)
+        score = "–" if r.score is None else f"{r.score:.1f}%"
+        tests = "–" if r.test_score is None else f"{r.test_score:.1f}%"
+        name = f"`{r.module}`" if r is not total else "total"
+        wall = r.wall_total_s if r is not total else sum(x.wall_total_s for x in results)
+        rows.append(f"| {name} | {cells} | {score} | {tests} | {wall / 60:.0f} |")
+    return "\n".join(rows)
+
+
 def survivor_rows(results: list[ShardResult]) -> str:
     """Survivors as rows for benchmarks/mutation-equivalent.md (fill in why, or kill them)."""
     rows = []
@@ -669,6 +700,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--clean", action="store_true", help="delete the shards afterwards")
     parser.add_argument("--json", type=Path, help="write the summary here (default: WORKDIR)")
+    parser.add_argument("--markdown", action="store_true", help="also print the table as Markdown")
     parser.add_argument(
         "--survivors", action="store_true", help="print the survivors as equivalence-table rows"
     )
@@ -694,6 +726,9 @@ def main(argv: list[str] | None = None) -> int:
         print(table([result]).splitlines()[1], flush=True)
     print()
     print(table(results))
+    if args.markdown:
+        print()
+        print(markdown(results))
     if args.survivors:
         print()
         print(survivor_rows(results))
