@@ -175,3 +175,22 @@ def test_a_pin_taken_on_uncommitted_files_lists_no_commits(make_workspace: Build
     assert "closure files: " in violation["message"]
     assert "commits since" not in violation["message"]
     assert "not committed" not in violation["message"]
+
+
+def test_a_moved_pin_without_commits_says_the_change_is_not_committed(
+    make_workspace: Build,
+) -> None:
+    root = make_workspace(case_files(), {"case": "Formal.Case"})
+    assert invoke("pin", "--root", root).exit_code == 0
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "pin")
+    statements = root / "Formal/Case/Statements.lean"
+    statements.write_text(
+        statements.read_text(encoding="utf-8").replace("two = 2", "two = 3"), encoding="utf-8"
+    )
+    _, violations = gate_json(root)
+    (violation,) = [v for v in violations if v["rule"] == "statement-pin"]
+    assert (
+        "; changed files: Formal/Case/Statements.lean; changes are not committed yet. If "
+        in violation["message"]
+    )

@@ -410,12 +410,29 @@ def test_attribute_names_skip_scope_markers_and_keep_erasures(text: str, attrs: 
     assert found.attrs == attrs
 
 
-def test_native_is_native_computation_only_as_a_config_flag_or_definition() -> None:
+def test_native_is_native_computation_only_as_a_config_flag() -> None:
     scan = scan_source(
         "theorem t (native : ℕ) : True := trivial\ntheorem u : True := by decide +native\n"
+        "theorem v : True := by decide (config := {native := true})\n"
+        "def x : Bool := native\n"
     )
-    assert [(f.line, f.code) for f in scan.findings] == [(2, "native")]
-    assert [d.natives for d in scan.decls] == [[], [2]]
+    assert [(f.line, f.code) for f in scan.findings] == [(2, "native"), (3, "native")]
+    assert [d.natives for d in scan.decls] == [[], [2], [3], []]
+
+
+@pytest.mark.parametrize(
+    ("text", "codes"),
+    [
+        ("theorem t : True := by exact native", []),
+        ("def x := {native :=", ["native"]),
+        ("+ native", ["native"]),
+        ("theorem t : True := trivial\nset_option debug.skipKernelTC", ["debug"]),
+        ("theorem t : True := trivial\nset_option", []),
+    ],
+)
+def test_flags_at_the_end_of_a_file(text: str, codes: list[str]) -> None:
+    """A file may end right after (or at) the word that matters."""
+    assert [f.code for f in scan_source(text).findings] == codes
 
 
 def test_a_renaming_ends_at_in() -> None:
