@@ -194,3 +194,53 @@ def test_a_moved_pin_without_commits_says_the_change_is_not_committed(
         "; changed files: Formal/Case/Statements.lean; changes are not committed yet. If "
         in violation["message"]
     )
+
+
+def test_each_closure_violation_names_its_file_line_and_mission(make_workspace: Build) -> None:
+    defs = (
+        "def two : ℕ := 2\n\n"
+        "theorem leak : two = 2 := sorry\n\n"  # line 7
+        "opaque hidden : ℕ\n\n"  # 9
+        "partial def loop (n : ℕ) : ℕ := loop n\n\n"  # 11
+        'macro "zz" : term => `(1)\n\n'  # 13
+        "theorem goal : True := trivial\n"  # 15: the proof, inside the closure
+    )
+    found = outcome(make_workspace, case_files(defs=defs, proofs="theorem goal2 : Goal := rfl\n"))
+    closure = [
+        (v["rule"], v["file"], v["line"], v["mission"], v["message"])
+        for v in found.violations
+        if v["target"] is None
+    ]
+    d = "Formal/Case/Defs.lean"
+    assert closure == [
+        ("forbidden-construct", d, 7, "case", "sorry in the statement closure of case"),
+        (
+            "forbidden-construct",
+            d,
+            9,
+            "case",
+            "opaque Formal.Case.hidden in a statement closure hides its value",
+        ),
+        (
+            "forbidden-construct",
+            d,
+            11,
+            "case",
+            "partial Formal.Case.loop in a statement closure is opaque to the kernel",
+        ),
+        (
+            "forbidden-construct",
+            d,
+            13,
+            "case",
+            "custom syntax or elaborator (`macro`) in the statement closure of case: "
+            "statements must mean what they read",
+        ),
+        (
+            "statement-closure",
+            d,
+            15,
+            "case",
+            "proof Formal.Case.goal lies inside the statement closure",
+        ),
+    ]
