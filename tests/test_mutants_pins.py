@@ -164,3 +164,54 @@ def test_a_pin_on_uncommitted_files_gets_its_commit_once_they_are_committed(
     before = yaml.read_bytes()
     assert invoke("pin", "--root", root).exit_code == 0
     assert yaml.read_bytes() == before
+
+
+def two_missions(make_workspace: Build) -> Path:
+    """Missions ``alpha`` and ``beta``, each the one-goal case in its own module, pinned."""
+    files: dict[str, str] = {}
+    for name in ("Alpha", "Beta"):
+        for rel, text in case_files().items():
+            if rel != "Formal.lean":
+                files[rel.replace("Case", name)] = text.replace("Formal.Case", f"Formal.{name}")
+    files["Formal.lean"] = "import Formal.Alpha\nimport Formal.Beta\n"
+    root = make_workspace(files, {"alpha": "Formal.Alpha", "beta": "Formal.Beta"}, use_git=False)
+    assert invoke("pin", "--root", root).exit_code == 0
+    return root
+
+
+def test_a_blank_reason_is_reported_on_the_missions_whose_pin_would_move(
+    make_workspace: Build,
+) -> None:
+    root = two_missions(make_workspace)
+    statements = root / "Formal/Beta/Statements.lean"
+    statements.write_text(
+        statements.read_text(encoding="utf-8").replace("two = 2", "two = 3"), encoding="utf-8"
+    )
+    result = invoke("pin", "--root", root, "--reason", " ")
+    assert result.exit_code == 2
+    beta = root / "missions" / "beta.yaml"
+    assert result.stderr.strip().splitlines() == [
+        f"{beta}:10: --reason is blank; say why the statements changed "
+        "(it is kept in statement_history)"
+    ]
+
+
+def test_a_blank_reason_names_a_mission_even_when_no_pin_would_move(
+    make_workspace: Build,
+) -> None:
+    root = two_missions(make_workspace)
+    # beta's closure cannot be pinned at all: it is not among those whose pin would move
+    statements = root / "Formal/Beta/Statements.lean"
+    statements.write_text(
+        statements.read_text(encoding="utf-8").replace(
+            "import Formal.Beta.Defs\n", "import Formal.Beta.Defs\nimport Formal.Beta.Missing\n"
+        ),
+        encoding="utf-8",
+    )
+    result = invoke("pin", "--root", root, "--reason", " ")
+    assert result.exit_code == 2
+    alpha = root / "missions" / "alpha.yaml"
+    assert result.stderr.strip().splitlines() == [
+        f"{alpha}:10: --reason is blank; say why the statements changed "
+        "(it is kept in statement_history)"
+    ]
