@@ -215,3 +215,19 @@ def test_a_blank_reason_names_a_mission_even_when_no_pin_would_move(
         f"{alpha}:10: --reason is blank; say why the statements changed "
         "(it is kept in statement_history)"
     ]
+
+
+def test_every_reason_a_closure_cannot_be_pinned_is_named(make_workspace: Build) -> None:
+    files = case_files()
+    statements = "Formal/Case/Statements.lean"
+    files[statements] = files[statements].replace(
+        "import Formal.Case.Defs\n",
+        "import Formal.Case.Defs\nimport Formal.Case.Missing\nimport Formal.Case.Gone\n",
+    )
+    root = make_workspace(files, {"case": "Formal.Case"}, use_git=False)
+    result = invoke("pin", "--root", root)
+    assert result.exit_code == 2
+    assert result.stderr.strip().endswith(
+        "cannot pin: Formal/Case/Statements.lean:2: import Formal.Case.Missing not found; "
+        "Formal/Case/Statements.lean:3: import Formal.Case.Gone not found"
+    )

@@ -438,3 +438,13 @@ def test_flags_at_the_end_of_a_file(text: str, codes: list[str]) -> None:
 def test_a_renaming_ends_at_in() -> None:
     scan = scan_source("theorem t : True := by\n  open Foo renaming a → b in\n  exact trivial\n")
     assert (scan.opens, scan.renames) == (["Foo"], {"b": ["a"]})
+
+
+def test_a_doc_comment_starts_the_declaration_it_documents() -> None:
+    scan = scan_source(
+        "theorem a : True := by\n  trivial\n/-- doc -/\ntheorem b : True := trivial\n"
+    )
+    assert [(d.name, d.line, d.end_line) for d in scan.decls] == [("a", 1, 2), ("b", 3, 4)]
+    # a doc comment that documents nothing (the file ends) stays with the command before it
+    dangling = scan_source("theorem t : True := trivial\n/-- dangling -/\n")
+    assert [(d.name, d.line, d.end_line) for d in dangling.decls] == [("t", 1, 2)]
