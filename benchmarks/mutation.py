@@ -507,9 +507,32 @@ def changed_lines(diff: str) -> tuple[str, str]:
     return " ".join(before), " ".join(after)
 
 
-def locate(source_lines: list[str], span: tuple[int, int] | None, before: str) -> int:
+_HUNK = re.compile(r"^@@ -(\d+)")
+
+
+def locate(
+    source_lines: list[str], span: tuple[int, int] | None, before: str, diff: str = ""
+) -> int:
+    """The source line a mutation changed: from the diff's hunk (relative to the function's
+    ``def`` line) when it points at the changed text, else the first line of the function
+    that reads like it."""
     if span is None or not before:
         return 0
+    for text in diff.splitlines():
+        hunk = _HUNK.match(text)
+        if hunk is None:
+            continue
+        offset = int(hunk.group(1))
+        for body in diff.splitlines()[diff.splitlines().index(text) + 1 :]:
+            if body.startswith("-"):
+                number = span[0] + offset - 1
+                inside = 0 < number <= len(source_lines)
+                if inside and source_lines[number - 1].strip() == body[1:].strip():
+                    return number
+                break
+            if not body.startswith("+"):
+                offset += 1
+        break
     for number in range(span[0], span[1] + 1):
         if source_lines[number - 1].strip() == before:
             return number
@@ -574,7 +597,7 @@ def summarize(work: Path, module: str, note: str, wall: float) -> ShardResult:
                 name=name,
                 status="survived" if code in _SURVIVED else "no tests",
                 function=function,
-                line=locate(lines, spans.get(function), before),
+                line=locate(lines, spans.get(function), before, texts.get(name, "")),
                 before=before,
                 after=after,
             )

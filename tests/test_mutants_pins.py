@@ -14,8 +14,14 @@ import hashlib
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from conftest import gate_json, git, invoke
+from missions.catalog import load_catalog
+from missions.errors import InputError
 from missions.lean.scan import scan_source
+from missions.lean.workspace import load_workspace
+from missions.pins import apply_pin, pin_state
 from mutant_support import case_files
 
 Build = Callable[..., Path]
@@ -231,3 +237,21 @@ def test_every_reason_a_closure_cannot_be_pinned_is_named(make_workspace: Build)
         "cannot pin: Formal/Case/Statements.lean:2: import Formal.Case.Missing not found; "
         "Formal/Case/Statements.lean:3: import Formal.Case.Gone not found"
     )
+
+
+def test_the_library_refuses_a_blank_reason_too(make_workspace: Build) -> None:
+    """``apply_pin`` is the API other tools call (the CLI checks first): a blank reason never
+    reaches the history, and the refusal points at the mission's ``lean:`` entry."""
+    root = make_workspace(case_files(), {"case": "Formal.Case"}, use_git=False)
+    mission_file = load_catalog(root, use_cache=False).get("case")
+    state = pin_state(load_workspace(root, use_cache=False), mission_file.mission)
+    before = mission_file.path.read_bytes()
+    with pytest.raises(InputError) as refused:
+        apply_pin(mission_file, state, commit=None, reason=" \t", today=dt.date(2026, 1, 1))
+    (problem,) = refused.value.problems
+    assert (problem.line, problem.message) == (
+        10,
+        "--reason is blank; say why the statements changed (it is kept in statement_history)",
+    )
+    assert "statement_pin" not in mission_file.doc["lean"]
+    assert mission_file.path.read_bytes() == before
