@@ -448,3 +448,32 @@ def test_a_doc_comment_starts_the_declaration_it_documents() -> None:
     # a doc comment that documents nothing (the file ends) stays with the command before it
     dangling = scan_source("theorem t : True := trivial\n/-- dangling -/\n")
     assert [(d.name, d.line, d.end_line) for d in dangling.decls] == [("t", 1, 2)]
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("deriving instance Repr for S\n", [("<deriving@1>", "deriving")]),
+        ("class inductive Foo : Prop\n  | mk : Foo\n", [("Foo", "class inductive")]),
+        ("class abbrev Bar := Foo\n", [("Bar", "class abbrev")]),
+        ("public meta def f : Nat := 1\n", [("f", "def")]),
+        ("open private secret in\ntheorem t : True := trivial\n", [("t", "theorem")]),
+    ],
+)
+def test_a_keyword_after_its_prefix_continues_the_command(
+    text: str, found: list[tuple[str, str]]
+) -> None:
+    """``deriving instance``, ``class inductive``, ``public meta``, ``open private``: the
+    second keyword is part of the first one's command, not a command of its own."""
+    assert [(d.name, d.kind) for d in scan_source(text).decls] == found
+
+
+def test_a_scan_survives_the_cache_round_trip_with_its_error() -> None:
+    """Scans are cached as JSON; a file Lean cannot lex must stay faulty when read back."""
+    scan = scan_source('theorem a : True := trivial\ndef b := "open\n')
+    assert scan.error == (2, "unterminated string literal")
+    again = FileScan.from_json(scan.to_json())
+    assert again == scan
+    assert again.error == (2, "unterminated string literal")
+    clean = scan_source("theorem a : True := trivial\n")
+    assert FileScan.from_json(clean.to_json()).error is None

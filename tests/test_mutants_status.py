@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from conftest import invoke, line_of, status_json
+from missions.status import Violation
 from mutant_support import case_files, outcome
 
 Build = Callable[..., Path]
@@ -303,3 +304,32 @@ def test_targets_without_a_proof_or_living_elsewhere(make_workspace: Build) -> N
         "external": 1,
     }
     assert (summary["missing"], summary["complete"]) == (0, 0)
+
+
+@pytest.mark.parametrize(
+    ("command", "role"),
+    [
+        ('notation3 "Q" => bad', "notation in scope"),
+        ('infix:65 " ⊞ " => fun (a b : ℕ) => bad', "notation in scope"),
+        ('infixl:65 " ⊞ " => fun (a b : ℕ) => bad', "notation in scope"),
+        ('infixr:65 " ⊞ " => fun (a b : ℕ) => bad', "notation in scope"),
+        ('prefix:max "⊞" => fun (a : ℕ) => bad', "notation in scope"),
+        ('postfix:max "⊞" => fun (a : ℕ) => bad', "notation in scope"),
+        ("attribute [simp, norm_cast] bad", "attribute [simp, norm_cast] command, usable implicitly"),
+    ],
+)
+def test_every_notation_command_and_attribute_list_is_named_as_the_way_in(
+    make_workspace: Build, command: str, role: str
+) -> None:
+    proofs = BAD + command + "\n\ntheorem goal : Goal := by simp [Goal]\n"
+    found = outcome(make_workspace, case_files(proofs=proofs))
+    assert found.status == "stated"
+    assert found.reasons == [f"sorry in Formal.Case.bad at Formal/Case/Proofs.lean:5 ({role})"]
+
+
+def test_a_violation_without_a_place_says_so() -> None:
+    """``check`` prints ``path:line`` before each violation, ``-`` when there is no file, and
+    line 1 when the file has no better line."""
+    assert Violation("toolchain-pin", "m").location() == "-"
+    assert Violation("toolchain-pin", "m", "lean-toolchain").location() == "lean-toolchain:1"
+    assert Violation("lint", "m", "Formal/A.lean", 7).location() == "Formal/A.lean:7"
