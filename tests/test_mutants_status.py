@@ -315,7 +315,10 @@ def test_targets_without_a_proof_or_living_elsewhere(make_workspace: Build) -> N
         ('infixr:65 " ⊞ " => fun (a b : ℕ) => bad', "notation in scope"),
         ('prefix:max "⊞" => fun (a : ℕ) => bad', "notation in scope"),
         ('postfix:max "⊞" => fun (a : ℕ) => bad', "notation in scope"),
-        ("attribute [simp, norm_cast] bad", "attribute [simp, norm_cast] command, usable implicitly"),
+        (
+            "attribute [simp, norm_cast] bad",
+            "attribute [simp, norm_cast] command, usable implicitly",
+        ),
     ],
 )
 def test_every_notation_command_and_attribute_list_is_named_as_the_way_in(
