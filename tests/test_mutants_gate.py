@@ -14,7 +14,7 @@ from pathlib import Path
 
 from conftest import gate_json, git, invoke, line_of
 from mutant_support import case_files, outcome
-from test_ratchet import PROOFS, YAML_PATH, break_proof, commit, proved, rules, run
+from test_ratchet import PROOFS, YAML_PATH, break_proof, commit, proved, rules, run, set_status
 
 __all__ = ["proved"]  # the fixture, imported for the tests below
 
@@ -244,3 +244,113 @@ def test_each_closure_violation_names_its_file_line_and_mission(make_workspace: 
             "proof Formal.Case.goal lies inside the statement closure",
         ),
     ]
+
+
+def test_witnesses_never_stamped_or_stamped_at_an_old_pin_are_stale(make_workspace: Build) -> None:
+    root = make_workspace(case_files(), {"case": "Formal.Case"}, use_git=False)
+    yaml = root / "missions" / "case.yaml"
+    yaml.write_text(
+        yaml.read_text(encoding="utf-8").replace(
+            "    depends_on:", "    witness: missions.witnesses.demo\n    depends_on:"
+        ),
+        encoding="utf-8",
+    )
+    assert invoke("pin", "--root", root).exit_code == 0
+    _, violations = gate_json(root)
+    stale = [v for v in violations if v["rule"] == "witness-stale"]
+    assert [(v["mission"], v["file"], v["line"], v["message"]) for v in stale] == [
+        (
+            "case",
+            "missions/case.yaml",
+            line_of(yaml, "statement_pin:"),
+            "the witnesses were never stamped against the statement pin; review the witnesses "
+            "against the statements and run `missions witness --stamp case`",
+        )
+    ]
+    # stamped at the current pin: nothing to review
+    text = yaml.read_text(encoding="utf-8")
+    pin = text.split("statement_pin: ", 1)[1].split("\n", 1)[0]
+    yaml.write_text(
+        text.replace(f"statement_pin: {pin}", f"statement_pin: {pin}\n  witness_stamp: {pin}"),
+        encoding="utf-8",
+    )
+    assert [v for v in gate_json(root)[1] if v["rule"] == "witness-stale"] == []
+    # the statement moves and is re-pinned: the stamp is old
+    statements = root / "Formal/Case/Statements.lean"
+    statements.write_text(
+        statements.read_text(encoding="utf-8").replace("two = 2", "two = 3"), encoding="utf-8"
+    )
+    assert invoke("pin", "--root", root, "--reason", "moved").exit_code == 0
+    new_pin = yaml.read_text(encoding="utf-8").split("statement_pin: ", 1)[1].split("\n", 1)[0]
+    (moved,) = [v for v in gate_json(root)[1] if v["rule"] == "witness-stale"]
+    assert (moved["line"], moved["message"]) == (
+        line_of(yaml, "witness_stamp:"),
+        f"the witnesses were stamped at {pin[:19]}…; the statements are pinned at "
+        f"{new_pin[:19]}…; review the witnesses against the statements and run "
+        "`missions witness --stamp case`",
+    )
+
+
+def regression_messages(root: Path) -> list[tuple[str, str]]:
+    code, stdout, _ = run(root, "check", "--json")
+    assert code == 1
+    return [
+        (v["rule"], v["message"])
+        for v in json.loads(stdout)["violations"]
+        if v["rule"] in ("status-regression", "status-drift")
+    ]
+
+
+FIX = 'missions sync --allow-regression demo/goal --reason "..."'
+
+
+def test_a_proof_back_to_sorry_is_a_regression_with_the_reason(proved: Path) -> None:
+    break_proof(proved)
+    messages = regression_messages(proved)
+    line = line_of(proved / PROOFS, "sorry")
+    assert messages == [
+        (
+            "status-drift",
+            "YAML says proved (source evidence), computed stated (source evidence); "
+            "a loss of proved: see status-regression",
+        ),
+        (
+            "status-regression",
+            "goal is recorded proved but the sources now give stated (sorry in "
+            f"Formal.Demo.goal at Formal/Demo/Proofs.lean:{line}), with no regression "
+            f"recorded; restore the proof, or record the loss: {FIX}",
+        ),
+    ]
+
+
+def test_a_status_lowered_by_hand_is_a_regression_in_the_tree_then_in_a_commit(
+    proved: Path,
+) -> None:
+    set_status(proved, "stated")
+    assert regression_messages(proved)[1] == (
+        "status-regression",
+        "goal is recorded proved in HEAD and stated in the working tree, with no regression "
+        f"recorded; record why: {FIX}",
+    )
+    commit(proved, "lower")
+    first = git(proved, "rev-parse", "HEAD")[:10]
+    assert regression_messages(proved)[1] == (
+        "status-regression",
+        f"goal lost proved in commit {first} (now stated), with no regression recorded; "
+        f"record why: {FIX}",
+    )
+    set_status(proved, "proved")
+    yaml = proved / YAML_PATH
+    yaml.write_text(
+        yaml.read_text(encoding="utf-8").replace("status: stated", "status: proved"),
+        encoding="utf-8",
+    )
+    commit(proved, "proved again")
+    set_status(proved, "stated")
+    commit(proved, "lower again")
+    second = git(proved, "rev-parse", "HEAD")[:10]
+    assert regression_messages(proved)[1] == (
+        "status-regression",
+        f"goal lost proved in commit {second} (now stated); 2 losses of proved are "
+        f"unrecorded, with no regression recorded; record why: {FIX}",
+    )
