@@ -354,3 +354,18 @@ def test_a_status_lowered_by_hand_is_a_regression_in_the_tree_then_in_a_commit(
         f"goal lost proved in commit {second} (now stated); 2 losses of proved are "
         f"unrecorded, with no regression recorded; record why: {FIX}",
     )
+
+
+def test_a_standing_kernel_record_does_not_hide_drift_in_later_targets(
+    demo_workspace: Callable[..., Path],
+) -> None:
+    root = demo_workspace()  # pinned and synced: step and goal proved from source
+    yaml = root / "missions" / "demo.yaml"
+    text = yaml.read_text(encoding="utf-8")
+    step_evidence = text.index("evidence: source")  # the first target: step
+    text = text[:step_evidence] + "evidence: kernel" + text[step_evidence + 16 :]
+    goal_status = text.rindex("status: proved")  # the last target: goal
+    text = text[:goal_status] + "status: stated" + text[goal_status + 14 :]
+    yaml.write_text(text, encoding="utf-8")
+    _, violations = gate_json(root)
+    assert [(v["rule"], v["target"]) for v in violations] == [("status-drift", "goal")]
