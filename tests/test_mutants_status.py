@@ -17,6 +17,7 @@ import pytest
 from conftest import invoke, line_of, status_json
 from missions.status import Violation
 from mutant_support import case_files, outcome
+from test_mutants_pins import two_missions
 
 Build = Callable[..., Path]
 P = "Formal/Case/Proofs.lean"
@@ -336,3 +337,14 @@ def test_a_violation_without_a_place_says_so() -> None:
     assert Violation("toolchain-pin", "m").location() == "-"
     assert Violation("toolchain-pin", "m", "lean-toolchain").location() == "lean-toolchain:1"
     assert Violation("lint", "m", "Formal/A.lean", 7).location() == "Formal/A.lean:7"
+
+
+def test_the_summary_counts_every_mission_and_target(make_workspace: Build) -> None:
+    root = two_missions(make_workspace)
+    summary = status_json(root)["summary"]
+    assert {k: summary[k] for k in ("missions", "targets", "proved", "complete")} == {
+        "missions": 2,
+        "targets": 2,
+        "proved": 2,
+        "complete": 2,
+    }
