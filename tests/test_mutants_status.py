@@ -122,6 +122,15 @@ CASES: dict[str, tuple[dict[str, Any], list[str], list[tuple[str, str, int | str
         ["sorry in Formal.Case.bad at Formal/Case/Proofs.lean:5 (used by Formal.Case.goal)"],
         [],
     ),
+    "a sorry two lemmas away": (
+        {
+            "proofs": BAD
+            + "theorem mid : two = 2 := bad\n\n"
+            + "theorem goal : Goal := by\n  have := mid\n  rfl\n"
+        },
+        ["sorry in Formal.Case.bad at Formal/Case/Proofs.lean:5 (used by Formal.Case.goal)"],
+        [],
+    ),
     "exact? makes everything reachable": (
         {"proofs": BAD + "theorem goal : Goal := by exact?\n"},
         [
