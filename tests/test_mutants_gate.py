@@ -125,7 +125,8 @@ def test_a_moved_pin_names_every_closure_file_and_both_fixes(make_workspace: Bui
         "otherwise revert the change to those files"
     ) in message
     yaml = found.root / "missions" / "case.yaml"
-    assert (violation["file"], violation["line"]) == (
+    assert (violation["mission"], violation["file"], violation["line"]) == (
+        "case",
         "missions/case.yaml",
         line_of(yaml, "statement_pin:"),
     )

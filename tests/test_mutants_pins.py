@@ -255,3 +255,23 @@ def test_the_library_refuses_a_blank_reason_too(make_workspace: Build) -> None:
     )
     assert "statement_pin" not in mission_file.doc["lean"]
     assert mission_file.path.read_bytes() == before
+
+
+def test_a_pin_without_history_still_gets_its_commit(make_workspace: Build) -> None:
+    """A hand-written pin (no ``statement_history``) on uncommitted files is completed like
+    any other once they are committed; there is no revision to update."""
+    root = make_workspace(case_files(), {"case": "Formal.Case"})
+    yaml = root / "missions" / "case.yaml"
+    statements = root / "Formal/Case/Statements.lean"
+    statements.write_text(statements.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    assert invoke("pin", "--root", root).exit_code == 0
+    text = yaml.read_text(encoding="utf-8")
+    start = text.index("statement_history:")
+    yaml.write_text(text[:start] + text[text.index("targets:") :], encoding="utf-8")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "commit")
+    result = invoke("pin", "--root", root)
+    assert result.exit_code == 0, result.stderr
+    head = git(root, "rev-parse", "HEAD")
+    assert f"  pinned_at: {head}" in lean_block(yaml)
+    assert "statement_history" not in yaml.read_text(encoding="utf-8")

@@ -477,3 +477,10 @@ def test_a_scan_survives_the_cache_round_trip_with_its_error() -> None:
     assert again.error == (2, "unterminated string literal")
     clean = scan_source("theorem a : True := trivial\n")
     assert FileScan.from_json(clean.to_json()).error is None
+
+
+def test_open_private_is_a_finding_and_export_private_is_not() -> None:
+    scan = scan_source(
+        "open private secret in\ntheorem t : True := trivial\nexport private Foo\n"
+    )
+    assert [(f.line, f.code) for f in scan.findings] == [(1, "open-private")]
