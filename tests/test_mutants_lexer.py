@@ -45,3 +45,30 @@ def test_a_string_that_reads_differently_both_ways_is_an_error_not_a_guess() -> 
 def test_an_impossible_interpolated_reading_leaves_a_plain_string() -> None:
     tokens = lex('foo! "a{"').tokens
     assert [(k, v) for k, v, _ in tokens] == [(IDENT, "foo!"), (STRING, '"a{"')]
+
+
+@pytest.mark.parametrize(
+    ("text", "reading"),
+    [
+        ('trace[cls] "{ "}" }"', "interpolated"),
+        ('trace[x[0]] "{ "}" }"', "interpolated"),  # nested brackets in the class
+        ('xs[0] "{ "}" }"', "plain"),
+        ('trace [cls] "{ "}" }"', "undecidable"),  # `trace [` is not the `trace[` syntax
+        ('trace[cls] (f) "{ "}" }"', "undecidable"),  # the string does not follow `]`
+    ],
+)
+def test_only_trace_class_syntax_right_before_a_string_interpolates_it(
+    text: str, reading: str
+) -> None:
+    """A string whose plain and interpolated readings end at different places tells the
+    readings apart: after ``trace[cls]`` it is interpolated (the inner ``"}"`` is a string
+    inside a hole), elsewhere plain, and next to an unknown ``trace…`` word undecidable."""
+    source = lex("def a := 1\n" + text)
+    strings = [value for kind, value, _ in source.tokens if kind == STRING]
+    if reading == "interpolated":
+        assert (source.error, strings) == (None, ['"{', '"}"', '}"'])
+    elif reading == "plain":
+        assert (source.error, strings) == (None, ['"{ "', '" }"'])
+    else:
+        assert source.error is not None
+        assert source.error.message.startswith("this string reads differently")
