@@ -71,6 +71,8 @@ MODULES: dict[str, list[str]] = {
     "yamlio": [
         "tests/test_missions.py",
         "tests/test_faults.py",
+        "tests/test_cli_faults.py",
+        "tests/test_catalog.py",
         "tests/test_concurrency.py",
         "tests/test_ratchet.py",
         "tests/test_mutants_yamlio.py",
