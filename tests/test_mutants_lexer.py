@@ -72,3 +72,10 @@ def test_only_trace_class_syntax_right_before_a_string_interpolates_it(
     else:
         assert source.error is not None
         assert source.error.message.startswith("this string reads differently")
+
+
+def test_a_raw_string_ends_at_its_own_closing_quote_and_hashes() -> None:
+    """``r#"…"#`` ends at the first ``"#`` after its opening, even when the body starts with
+    ``#`` or another raw string follows."""
+    strings = [v for k, v, _ in lex('r#"#x"# ++ r#""# ++ r##"a"#b"##').tokens if k == STRING]
+    assert strings == ['r#"#x"#', 'r#""#', 'r##"a"#b"##']
