@@ -329,6 +329,7 @@ def test_targets_without_a_proof_or_living_elsewhere(make_workspace: Build) -> N
             "attribute [simp, norm_cast] bad",
             "attribute [simp, norm_cast] command, usable implicitly",
         ),
+        ("frobnicate bad", "a command the scanner does not know"),
     ],
 )
 def test_every_notation_command_and_attribute_list_is_named_as_the_way_in(
@@ -357,3 +358,12 @@ def test_the_summary_counts_every_mission_and_target(make_workspace: Build) -> N
         "proved": 2,
         "complete": 2,
     }
+
+
+def test_a_lemma_with_several_automation_attributes_names_them_all(make_workspace: Build) -> None:
+    proofs = "@[simp, norm_cast] " + BAD + "theorem goal : Goal := by simp [Goal]\n"
+    found = outcome(make_workspace, case_files(proofs=proofs))
+    assert found.reasons == [
+        "sorry in Formal.Case.bad at Formal/Case/Proofs.lean:5 "
+        "(@[simp, norm_cast] declaration, usable implicitly)"
+    ]
