@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import fcntl
 import hashlib
 import json
 import os
@@ -630,8 +631,16 @@ def run_shard(
         if state_file.is_file():
             result.wall_total_s = json.loads(state_file.read_text()).get("wall_s", 0.0)
         return result
-    if fresh and work.exists():
-        shutil.rmtree(work)
+    work.mkdir(parents=True, exist_ok=True)
+    lock = (work / ".lock").open("w")
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return ShardResult(module=module, note="skipped: another run holds this shard")
+    if fresh:
+        for child in work.iterdir():
+            if child.name != ".lock":
+                shutil.rmtree(child) if child.is_dir() else child.unlink()
     started = time.monotonic()
     selection, digest = prepare(work, module, jobs)
     state = json.loads(state_file.read_text()) if state_file.is_file() else {}
