@@ -275,3 +275,28 @@ def test_a_pin_without_history_still_gets_its_commit(make_workspace: Build) -> N
     head = git(root, "rev-parse", "HEAD")
     assert f"  pinned_at: {head}" in lean_block(yaml)
     assert "statement_history" not in yaml.read_text(encoding="utf-8")
+
+
+def test_recording_a_commit_never_rewrites_a_revision_taken_at_another(
+    make_workspace: Build,
+) -> None:
+    """Only a revision still waiting for its commit gets one: a revision recorded at a commit
+    keeps it, even when ``pinned_at`` was set back to ``uncommitted`` by hand."""
+    root = make_workspace(case_files(), {"case": "Formal.Case"})
+    yaml = root / "missions" / "case.yaml"
+    assert invoke("pin", "--root", root).exit_code == 0  # the files are committed: a real commit
+    first = git(root, "rev-parse", "HEAD")
+    assert lean_block(yaml)[-1] == f"    commit: {first}"
+    yaml.write_text(
+        yaml.read_text(encoding="utf-8").replace(
+            f"  pinned_at: {first}", "  pinned_at: uncommitted"
+        ),
+        encoding="utf-8",
+    )
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "hand edit")
+    assert invoke("pin", "--root", root).exit_code == 0
+    head = git(root, "rev-parse", "HEAD")
+    block = lean_block(yaml)
+    assert f"  pinned_at: {head}" in block
+    assert block[-1] == f"    commit: {first}"

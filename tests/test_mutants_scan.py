@@ -428,6 +428,7 @@ def test_native_is_native_computation_only_as_a_config_flag() -> None:
         ("+ native", ["native"]),
         ("theorem t : True := trivial\nset_option debug.skipKernelTC", ["debug"]),
         ("theorem t : True := trivial\nset_option", []),
+        ("theorem t : True := trivial\nopen private", ["open-private"]),
     ],
 )
 def test_flags_at_the_end_of_a_file(text: str, codes: list[str]) -> None:

@@ -103,6 +103,17 @@ CASES: dict[str, tuple[dict[str, Any], list[str], list[tuple[str, str, int | str
         ],
         [],
     ),
+    "proof refers to itself through a lemma about something else": (
+        {
+            "proofs": "theorem goal : Goal := by\n  have := helper\n  rfl\n\n"
+            "theorem helper : True := by\n  have := goal\n  trivial\n"
+        },
+        [
+            "Formal.Case.goal refers to itself through Formal.Case.helper: "
+            "a parameterless theorem cannot recurse"
+        ],
+        [],
+    ),
     "native computation": (
         {"proofs": "theorem goal : Goal := by native_decide\n"},
         [
