@@ -429,13 +429,16 @@ def run_mutmut(work: Path, jobs: int, deadline: float, log: Path) -> tuple[int |
         try:
             return process.wait(timeout=max(1.0, deadline - time.monotonic())), ""
         except subprocess.TimeoutExpired:
-            process.send_signal(signal.SIGINT)
-            try:
-                process.wait(timeout=60)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait()
-            return None, "budget exhausted"
+            note = "budget exhausted"
+        except KeyboardInterrupt:  # Ctrl-C, or SIGTERM (see main): stop mutmut, keep its work
+            note = "interrupted"
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+        return None, note
 
 
 _DIFF_HELPER = textwrap.dedent(
@@ -770,6 +773,8 @@ def main(argv: list[str] | None = None) -> int:
         "--survivors", action="store_true", help="print the survivors as equivalence-table rows"
     )
     args = parser.parse_args(argv)
+    # a terminated run stops its mutmut too (it runs in a session of its own)
+    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
     try:
         import mutmut  # noqa: F401
     except ImportError:
