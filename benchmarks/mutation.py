@@ -746,6 +746,10 @@ def survivor_rows(results: list[ShardResult]) -> str:
     return "\n".join(rows)
 
 
+def _terminated(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
@@ -774,7 +778,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     # a terminated run stops its mutmut too (it runs in a session of its own)
-    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+    signal.signal(signal.SIGTERM, _terminated)
     try:
         import mutmut  # noqa: F401
     except ImportError:
