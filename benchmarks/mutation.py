@@ -627,6 +627,11 @@ def summarize(work: Path, module: str, note: str, wall: float) -> ShardResult:
 def run_shard(
     module: str, base: Path, jobs: int, deadline: float, fresh: bool, report_only: bool = False
 ) -> ShardResult:
+    source = (PACKAGE / f"{module}.py").read_text(encoding="utf-8")
+    if not any(
+        isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef) for n in ast.walk(ast.parse(source))
+    ):
+        return ShardResult(module=module, complete=True, note="no functions: nothing to mutate")
     work = base / module.replace("/", ".")
     state_file = work / "state.json"
     if report_only:
