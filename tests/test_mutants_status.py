@@ -15,7 +15,9 @@ from typing import Any
 import pytest
 
 from conftest import invoke, line_of, status_json
-from missions.status import Violation
+from missions.catalog import load_catalog
+from missions.lean.workspace import load_workspace
+from missions.status import Violation, analyze
 from mutant_support import case_files, outcome
 from test_mutants_pins import two_missions
 
@@ -110,6 +112,17 @@ CASES: dict[str, tuple[dict[str, Any], list[str], list[tuple[str, str, int | str
         },
         [
             "Formal.Case.goal refers to itself through Formal.Case.helper: "
+            "a parameterless theorem cannot recurse"
+        ],
+        [],
+    ),
+    "exact? reaches a lemma that uses the proof": (
+        {
+            "proofs": "theorem goal : Goal := by exact?\n\n"
+            "theorem other : True := by\n  have := goal\n  trivial\n"
+        },
+        [
+            "Formal.Case.goal refers to itself through Formal.Case.other: "
             "a parameterless theorem cannot recurse"
         ],
         [],
@@ -378,3 +391,15 @@ def test_a_lemma_with_several_automation_attributes_names_them_all(make_workspac
         "sorry in Formal.Case.bad at Formal/Case/Proofs.lean:5 "
         "(@[simp, norm_cast] declaration, usable implicitly)"
     ]
+
+
+def test_the_reach_lists_declarations_by_name_only(make_workspace: Build) -> None:
+    """``TargetStatus.reached`` names workspace declarations; commands that act like one for
+    reachability (a notation here) have no name to list."""
+    files = case_files(proofs='notation "Q" => two\n\ntheorem goal : Goal := rfl\n')
+    root = make_workspace(files, {"case": "Formal.Case"}, use_git=False)
+    assert invoke("pin", "--root", root).exit_code == 0
+    analysis = analyze(load_catalog(root, use_cache=False), load_workspace(root, use_cache=False))
+    reached = analysis.missions[0].targets[0].reached
+    assert "Formal.Case.two" in reached and "Formal.Case.goal" in reached
+    assert not [name for name in reached if name.startswith("<")]
