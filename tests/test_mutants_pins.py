@@ -300,3 +300,25 @@ def test_recording_a_commit_never_rewrites_a_revision_taken_at_another(
     block = lean_block(yaml)
     assert f"  pinned_at: {head}" in block
     assert block[-1] == f"    commit: {first}"
+
+
+def test_a_first_pin_goes_right_after_the_module_whatever_follows_it(
+    make_workspace: Build,
+) -> None:
+    root = make_workspace(case_files(), {"case": "Formal.Case"}, use_git=False)
+    yaml = root / "missions" / "case.yaml"
+    stamp = "sha256:" + "0" * 64
+    yaml.write_text(
+        yaml.read_text(encoding="utf-8").replace(
+            "  module: Formal.Case\n", f"  module: Formal.Case\n  witness_stamp: {stamp}\n"
+        ),
+        encoding="utf-8",
+    )
+    assert invoke("pin", "--root", root).exit_code == 0
+    assert [line.split(":")[0] for line in lean_block(yaml)[:5]] == [
+        "lean",
+        "  module",
+        "  statement_pin",
+        "  pinned_at",
+        "  witness_stamp",
+    ]

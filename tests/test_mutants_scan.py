@@ -485,3 +485,15 @@ def test_open_private_is_a_finding_and_export_private_is_not() -> None:
         "open private secret in\ntheorem t : True := trivial\nexport private Foo\n"
     )
     assert [(f.line, f.code) for f in scan.findings] == [(1, "open-private")]
+
+
+def test_an_import_after_the_header_and_open_private_are_reported_as_such() -> None:
+    scan = scan_source(
+        "import Mathlib\ntheorem t : True := trivial\nimport Foo\n"
+        "open private secret in\ntheorem u : True := trivial\n"
+    )
+    assert [(f.line, f.code, f.message) for f in scan.findings] == [
+        (3, "import", "`import` after the header: Lean rejects this file"),
+        (4, "open-private", "`open private` reaches private declarations"),
+    ]
+    assert scan.imports == [("Mathlib", 1), ("Foo", 3)]  # still followed, to be safe
