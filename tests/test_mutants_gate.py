@@ -370,3 +370,23 @@ def test_a_standing_kernel_record_does_not_hide_drift_in_later_targets(
     yaml.write_text(text, encoding="utf-8")
     _, violations = gate_json(root)
     assert [(v["rule"], v["target"]) for v in violations] == [("status-drift", "goal")]
+
+
+def test_a_proof_module_in_the_statement_closure_is_named_with_its_mission(
+    make_workspace: Build,
+) -> None:
+    files = case_files()
+    files["Formal/Case/Defs.lean"] = files["Formal/Case/Defs.lean"].replace(
+        "import Mathlib\n", "import Mathlib\nimport Formal.Case.ProofHelpers\n"
+    )
+    files["Formal/Case/ProofHelpers.lean"] = "import Mathlib\n"
+    found = outcome(make_workspace, files)
+    closure = [v for v in found.violations if v["rule"] == "statement-closure"]
+    assert [(v["mission"], v["file"], v["line"], v["message"]) for v in closure] == [
+        (
+            "case",
+            "Formal/Case/ProofHelpers.lean",
+            1,
+            "statement closure of case imports proof module Formal.Case.ProofHelpers",
+        )
+    ]

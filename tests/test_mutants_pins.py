@@ -71,17 +71,19 @@ def test_the_pin_follows_an_explicit_statements_key(make_workspace: Build) -> No
     yaml.write_text(
         yaml.read_text(encoding="utf-8").replace(
             "  module: Formal.Case\n",
-            "  module: Formal.Case\n  statements: Formal.Case.Statements\n",
+            "  module: Formal.Case\n  statements: Formal.Case.Statements\n"
+            f"  witness_stamp: sha256:{'0' * 64}\n",
         ),
         encoding="utf-8",
     )
     assert invoke("pin", "--root", root).exit_code == 0
-    assert [line.split(":")[0] for line in lean_block(yaml)[:5]] == [
+    assert [line.split(":")[0] for line in lean_block(yaml)[:6]] == [
         "lean",
         "  module",
         "  statements",
         "  statement_pin",
         "  pinned_at",
+        "  witness_stamp",
     ]
 
 

@@ -82,6 +82,7 @@ def test_alias_declares_each_new_name_at_its_line() -> None:
         "export",
         "open",
         "open Foo renaming a →",
+        "import",
         "attribute",
         "@[simp",
         "instance (",

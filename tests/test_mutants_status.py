@@ -403,3 +403,16 @@ def test_the_reach_lists_declarations_by_name_only(make_workspace: Build) -> Non
     reached = analysis.missions[0].targets[0].reached
     assert "Formal.Case.two" in reached and "Formal.Case.goal" in reached
     assert not [name for name in reached if name.startswith("<")]
+
+
+def test_a_copy_of_the_proof_outside_the_mission_is_not_the_mission_s(
+    make_workspace: Build,
+) -> None:
+    """A scratch file nothing imports may redeclare the proof: Lean never sees both."""
+    files = case_files()
+    files["Scratch.lean"] = (
+        "import Formal.Case.Statements\n\nnamespace Formal.Case\n\n"
+        "theorem goal : Goal := sorry\n\nend Formal.Case\n"
+    )
+    found = outcome(make_workspace, files)
+    assert (found.status, found.reasons) == ("proved", [])
