@@ -405,7 +405,9 @@ def mutmut_command() -> list[str]:
     return [sys.executable, "-c", "from mutmut.__main__ import cli; cli()"]
 
 
-def run_mutmut(work: Path, jobs: int, deadline: float, log: Path) -> tuple[int | None, str]:
+def run_mutmut(
+    work: Path, jobs: int, deadline: float, log: Path, names: list[str] | None = None
+) -> tuple[int | None, str]:
     """``mutmut run`` in the shard until it ends or the deadline passes (then it is stopped
     with SIGINT, which makes mutmut record what it finished)."""
     env = dict(os.environ)
@@ -419,7 +421,7 @@ def run_mutmut(work: Path, jobs: int, deadline: float, log: Path) -> tuple[int |
         out.write(f"\n=== mutmut run at {time.strftime('%Y-%m-%d %H:%M:%S')}\n")
         out.flush()
         process = subprocess.Popen(
-            [*mutmut_command(), "run", "--max-children", str(jobs)],
+            [*mutmut_command(), "run", "--max-children", str(jobs), *(names or [])],
             cwd=work,
             env=env,
             stdout=out,
@@ -625,7 +627,13 @@ def summarize(work: Path, module: str, note: str, wall: float) -> ShardResult:
 
 
 def run_shard(
-    module: str, base: Path, jobs: int, deadline: float, fresh: bool, report_only: bool = False
+    module: str,
+    base: Path,
+    jobs: int,
+    deadline: float,
+    fresh: bool,
+    report_only: bool = False,
+    recheck: bool = False,
 ) -> ShardResult:
     source = (PACKAGE / f"{module}.py").read_text(encoding="utf-8")
     if not any(
@@ -652,9 +660,16 @@ def run_shard(
     started = time.monotonic()
     selection, digest = prepare(work, module, jobs)
     state = json.loads(state_file.read_text()) if state_file.is_file() else {}
+    names = None
+    if recheck:
+        # only the mutants no test killed yet, named to mutmut (which then runs just those)
+        codes = read_meta(work, module).get("exit_code_by_key", {})
+        names = sorted(k for k, v in codes.items() if v in _RECHECK)
+        if not names:
+            return summarize(work, module, "nothing to re-check", 0.0)
     reset_verdicts(work, module, tests_changed=state.get("tests") != digest)
     print(f"[{module}] tests: {' '.join(selection)}", flush=True)
-    code, note = run_mutmut(work, jobs, deadline, work / "mutmut.log")
+    code, note = run_mutmut(work, jobs, deadline, work / "mutmut.log", names)
     if code not in (0, None):
         note = f"mutmut exited {code}; see {work / 'mutmut.log'}"
     result = summarize(work, module, note, time.monotonic() - started)
@@ -773,6 +788,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--fresh", action="store_true", help="discard earlier verdicts")
     parser.add_argument(
+        "--recheck",
+        action="store_true",
+        help="run only the mutants no test has killed yet (after adding tests)",
+    )
+    parser.add_argument(
         "--report-only", action="store_true", help="summarize the last run without running"
     )
     parser.add_argument("--clean", action="store_true", help="delete the shards afterwards")
@@ -800,7 +820,9 @@ def main(argv: list[str] | None = None) -> int:
         if time.monotonic() >= deadline:
             results.append(ShardResult(module=module, note="not run: budget exhausted"))
             continue
-        result = run_shard(module, base, args.jobs, deadline, args.fresh, args.report_only)
+        result = run_shard(
+            module, base, args.jobs, deadline, args.fresh, args.report_only, args.recheck
+        )
         results.append(result)
         print(table([result]).splitlines()[1], flush=True)
     print()
