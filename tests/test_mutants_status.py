@@ -410,7 +410,7 @@ def test_a_copy_of_the_proof_outside_the_mission_is_not_the_mission_s(
 ) -> None:
     """A scratch file nothing imports may redeclare the proof: Lean never sees both."""
     files = case_files()
-    files["Scratch.lean"] = (
+    files["Formal/Case/Scratch.lean"] = (
         "import Formal.Case.Statements\n\nnamespace Formal.Case\n\n"
         "theorem goal : Goal := sorry\n\nend Formal.Case\n"
     )
