@@ -1,0 +1,392 @@
+"""Gate behaviour that mutation testing found unguarded (``benchmarks/mutation.py``).
+
+Each test pins down a decision of :mod:`missions.gate` that a one-point change of the code
+(an operator, a condition, a message) got past the rest of the suite: what the frontier
+counts as proved, what a drift message says when the YAML records no evidence, and which
+violations name which file, line and fix.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+from conftest import gate_json, git, invoke, line_of
+from mutant_support import case_files, outcome
+from test_ratchet import PROOFS, YAML_PATH, break_proof, commit, proved, rules, run, set_status
+
+__all__ = ["proved"]  # the fixture, imported for the tests below
+
+Build = Callable[..., Path]
+
+
+def frontier_targets(root: Path) -> list[str]:
+    code, stdout, stderr = run(root, "next", "--json")
+    assert code == 0, stderr
+    return [item["target"] for item in json.loads(stdout)["frontier"]]
+
+
+def record_kernel_verdict(root: Path) -> None:
+    """The kernel checked the goal at HEAD and said proved, while the source scan says stated."""
+    head = git(root, "rev-parse", "HEAD")
+    path = root / YAML_PATH
+    path.write_text(
+        path.read_text(encoding="utf-8").replace(
+            "evidence: source", f"evidence: kernel\n    checked: {{lean: 4.30.0, commit: {head}}}"
+        ),
+        encoding="utf-8",
+    )
+    commit(root, "record a kernel verdict")
+
+
+def test_the_frontier_counts_a_standing_kernel_verdict_as_proved(proved: Path) -> None:
+    break_proof(proved)  # the source scan says stated from here on
+    commit(proved, "sorry, but the kernel checked the old proof")
+    record_kernel_verdict(proved)
+    assert frontier_targets(proved) == []  # the kernel's proved stands: nothing left to do
+    proofs = proved / PROOFS
+    proofs.write_text(proofs.read_text(encoding="utf-8") + "\n-- edited\n", encoding="utf-8")
+    assert frontier_targets(proved) == ["goal"]  # the checked closure moved: back to work
+
+
+def test_the_frontier_ignores_a_recorded_proved_that_the_sources_contradict(
+    proved: Path,
+) -> None:
+    break_proof(proved)  # YAML still says proved (source evidence); the sources say stated
+    assert frontier_targets(proved) == ["goal"]
+
+
+def test_drift_without_recorded_evidence_names_the_status_alone(proved: Path) -> None:
+    path = proved / YAML_PATH
+    path.write_text(
+        path.read_text(encoding="utf-8").replace("    evidence: source\n", ""), encoding="utf-8"
+    )
+    code, stdout, _ = run(proved, "check", "--json")
+    assert code == 1
+    drift = [v for v in json.loads(stdout)["violations"] if v["rule"] == "status-drift"]
+    assert [v["message"] for v in drift] == [
+        "YAML says proved, computed proved (source evidence); run `missions sync`"
+    ]
+    assert ("status-drift", "goal") in rules(proved)
+
+
+def test_an_unresolvable_statement_closure_is_a_pin_violation_at_the_lean_entry(
+    make_workspace: Build,
+) -> None:
+    files = case_files()
+    statements = "Formal/Case/Statements.lean"
+    broken = files[statements].replace(
+        "import Formal.Case.Defs\n", "import Formal.Case.Defs\nimport Formal.Case.Missing\n"
+    )
+    found = outcome(make_workspace, files, after_pin={statements: broken})
+    yaml = found.root / "missions" / "case.yaml"
+    assert [v for v in found.violations if v["rule"] == "statement-pin"] == [
+        {
+            "rule": "statement-pin",
+            "mission": "case",
+            "target": None,
+            "file": "missions/case.yaml",
+            "line": line_of(yaml, "lean:"),
+            "message": "statement closure unavailable: "
+            "Formal/Case/Statements.lean:2: import Formal.Case.Missing not found",
+        }
+    ]
+
+
+def test_unpinned_statements_are_a_pin_violation_naming_the_command(make_workspace: Build) -> None:
+    found = outcome(make_workspace, case_files(), pin=False)
+    yaml = found.root / "missions" / "case.yaml"
+    assert [v for v in found.violations if v["rule"] == "statement-pin"] == [
+        {
+            "rule": "statement-pin",
+            "mission": "case",
+            "target": None,
+            "file": "missions/case.yaml",
+            "line": line_of(yaml, "lean:"),
+            "message": "statements are not pinned; run `missions pin case`",
+        }
+    ]
+    assert found.says("statements are not pinned (run `missions pin`)")
+
+
+def test_a_moved_pin_names_every_closure_file_and_both_fixes(make_workspace: Build) -> None:
+    """Without a commit to compare with, every file of the closure is named."""
+    files = case_files()
+    statements = "Formal/Case/Statements.lean"
+    changed = files[statements].replace("two = 2", "two = 3")
+    found = outcome(make_workspace, files, after_pin={statements: changed})
+    (violation,) = [v for v in found.violations if v["rule"] == "statement-pin"]
+    message = violation["message"]
+    assert message.startswith("statement closure changed since the pin sha256:")
+    assert (
+        "; closure files: Formal/Case/Defs.lean, Formal/Case/Statements.lean. If the change is "
+        'intended, record it: missions pin case --reason "<why the statements changed>"; '
+        "otherwise revert the change to those files"
+    ) in message
+    yaml = found.root / "missions" / "case.yaml"
+    assert (violation["mission"], violation["file"], violation["line"]) == (
+        "case",
+        "missions/case.yaml",
+        line_of(yaml, "statement_pin:"),
+    )
+
+
+def test_a_moved_pin_lists_the_changed_file_and_at_most_ten_commits(
+    make_workspace: Build,
+) -> None:
+    root = make_workspace(case_files(), {"case": "Formal.Case"})  # one commit
+    assert invoke("pin", "--root", root).exit_code == 0
+    git(root, "add", "-A")
+    pinned_at = git(root, "rev-parse", "HEAD")  # the commit that holds the pinned files
+    git(root, "commit", "-q", "-m", "pin")
+    statements = root / "Formal/Case/Statements.lean"
+    text = statements.read_text(encoding="utf-8")
+    for k in range(3, 14):  # eleven commits, each moving the statement
+        statements.write_text(text.replace("two = 2", f"two = {k}"), encoding="utf-8")
+        git(root, "add", "-A")
+        git(root, "commit", "-q", "-m", f"statement {k}")
+    _, violations = gate_json(root)
+    (violation,) = [v for v in violations if v["rule"] == "statement-pin"]
+    message = violation["message"]
+    assert "; changed files: Formal/Case/Statements.lean; commits since " in message
+    listed = message.split(f"; commits since {pinned_at[:10]}: ", 1)[1].split(". If ", 1)[0]
+    entries = listed.split("; ")
+    assert len(entries) == 10  # the ten most recent of eleven
+    assert all(e.endswith("(Test Author)") for e in entries), entries
+    assert "statement 13 (Test Author)" in entries[0]
+    assert f"revert those files (git checkout {pinned_at[:10]} -- <files>)" in message
+
+
+def test_a_pin_taken_on_uncommitted_files_lists_no_commits(make_workspace: Build) -> None:
+    """``pinned_at: uncommitted`` names no commit, so there are no commits to list."""
+    root = make_workspace(case_files(), {"case": "Formal.Case"})
+    statements = root / "Formal/Case/Statements.lean"
+    statements.write_text(statements.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    assert invoke("pin", "--root", root).exit_code == 0  # pinned on an uncommitted file
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "pin")
+    statements.write_text(
+        statements.read_text(encoding="utf-8").replace("two = 2", "two = 3"), encoding="utf-8"
+    )
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "move the statement")
+    _, violations = gate_json(root)
+    (violation,) = [v for v in violations if v["rule"] == "statement-pin"]
+    assert "closure files: " in violation["message"]
+    assert "commits since" not in violation["message"]
+    assert "not committed" not in violation["message"]
+
+
+def test_a_moved_pin_without_commits_says_the_change_is_not_committed(
+    make_workspace: Build,
+) -> None:
+    root = make_workspace(case_files(), {"case": "Formal.Case"})
+    assert invoke("pin", "--root", root).exit_code == 0
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "pin")
+    statements = root / "Formal/Case/Statements.lean"
+    statements.write_text(
+        statements.read_text(encoding="utf-8").replace("two = 2", "two = 3"), encoding="utf-8"
+    )
+    _, violations = gate_json(root)
+    (violation,) = [v for v in violations if v["rule"] == "statement-pin"]
+    assert (
+        "; changed files: Formal/Case/Statements.lean; changes are not committed yet. If "
+        in violation["message"]
+    )
+
+
+def test_each_closure_violation_names_its_file_line_and_mission(make_workspace: Build) -> None:
+    defs = (
+        "def two : ℕ := 2\n\n"
+        "theorem leak : two = 2 := sorry\n\n"  # line 7
+        "opaque hidden : ℕ\n\n"  # 9
+        "partial def loop (n : ℕ) : ℕ := loop n\n\n"  # 11
+        'macro "zz" : term => `(1)\n\n'  # 13
+        "theorem goal : True := trivial\n"  # 15: the proof, inside the closure
+    )
+    found = outcome(make_workspace, case_files(defs=defs, proofs="theorem goal2 : Goal := rfl\n"))
+    closure = [
+        (v["rule"], v["file"], v["line"], v["mission"], v["message"])
+        for v in found.violations
+        if v["target"] is None
+    ]
+    d = "Formal/Case/Defs.lean"
+    assert closure == [
+        ("forbidden-construct", d, 7, "case", "sorry in the statement closure of case"),
+        (
+            "forbidden-construct",
+            d,
+            9,
+            "case",
+            "opaque Formal.Case.hidden in a statement closure hides its value",
+        ),
+        (
+            "forbidden-construct",
+            d,
+            11,
+            "case",
+            "partial Formal.Case.loop in a statement closure is opaque to the kernel",
+        ),
+        (
+            "forbidden-construct",
+            d,
+            13,
+            "case",
+            "custom syntax or elaborator (`macro`) in the statement closure of case: "
+            "statements must mean what they read",
+        ),
+        (
+            "statement-closure",
+            d,
+            15,
+            "case",
+            "proof Formal.Case.goal lies inside the statement closure",
+        ),
+    ]
+
+
+def test_witnesses_never_stamped_or_stamped_at_an_old_pin_are_stale(make_workspace: Build) -> None:
+    root = make_workspace(case_files(), {"case": "Formal.Case"}, use_git=False)
+    yaml = root / "missions" / "case.yaml"
+    yaml.write_text(
+        yaml.read_text(encoding="utf-8").replace(
+            "    depends_on:", "    witness: missions.witnesses.demo\n    depends_on:"
+        ),
+        encoding="utf-8",
+    )
+    assert invoke("pin", "--root", root).exit_code == 0
+    _, violations = gate_json(root)
+    stale = [v for v in violations if v["rule"] == "witness-stale"]
+    assert [(v["mission"], v["file"], v["line"], v["message"]) for v in stale] == [
+        (
+            "case",
+            "missions/case.yaml",
+            line_of(yaml, "statement_pin:"),
+            "the witnesses were never stamped against the statement pin; review the witnesses "
+            "against the statements and run `missions witness --stamp case`",
+        )
+    ]
+    # stamped at the current pin: nothing to review
+    text = yaml.read_text(encoding="utf-8")
+    pin = text.split("statement_pin: ", 1)[1].split("\n", 1)[0]
+    yaml.write_text(
+        text.replace(f"statement_pin: {pin}", f"statement_pin: {pin}\n  witness_stamp: {pin}"),
+        encoding="utf-8",
+    )
+    assert [v for v in gate_json(root)[1] if v["rule"] == "witness-stale"] == []
+    # the statement moves and is re-pinned: the stamp is old
+    statements = root / "Formal/Case/Statements.lean"
+    statements.write_text(
+        statements.read_text(encoding="utf-8").replace("two = 2", "two = 3"), encoding="utf-8"
+    )
+    assert invoke("pin", "--root", root, "--reason", "moved").exit_code == 0
+    new_pin = yaml.read_text(encoding="utf-8").split("statement_pin: ", 1)[1].split("\n", 1)[0]
+    (moved,) = [v for v in gate_json(root)[1] if v["rule"] == "witness-stale"]
+    assert (moved["line"], moved["message"]) == (
+        line_of(yaml, "witness_stamp:"),
+        f"the witnesses were stamped at {pin[:19]}…; the statements are pinned at "
+        f"{new_pin[:19]}…; review the witnesses against the statements and run "
+        "`missions witness --stamp case`",
+    )
+
+
+def regression_messages(root: Path) -> list[tuple[str, str]]:
+    code, stdout, _ = run(root, "check", "--json")
+    assert code == 1
+    return [
+        (v["rule"], v["message"])
+        for v in json.loads(stdout)["violations"]
+        if v["rule"] in ("status-regression", "status-drift")
+    ]
+
+
+FIX = 'missions sync --allow-regression demo/goal --reason "..."'
+
+
+def test_a_proof_back_to_sorry_is_a_regression_with_the_reason(proved: Path) -> None:
+    break_proof(proved)
+    messages = regression_messages(proved)
+    line = line_of(proved / PROOFS, "sorry")
+    assert messages == [
+        (
+            "status-drift",
+            "YAML says proved (source evidence), computed stated (source evidence); "
+            "a loss of proved: see status-regression",
+        ),
+        (
+            "status-regression",
+            "goal is recorded proved but the sources now give stated (sorry in "
+            f"Formal.Demo.goal at Formal/Demo/Proofs.lean:{line}), with no regression "
+            f"recorded; restore the proof, or record the loss: {FIX}",
+        ),
+    ]
+
+
+def test_a_status_lowered_by_hand_is_a_regression_in_the_tree_then_in_a_commit(
+    proved: Path,
+) -> None:
+    set_status(proved, "stated")
+    assert regression_messages(proved)[1] == (
+        "status-regression",
+        "goal is recorded proved in HEAD and stated in the working tree, with no regression "
+        f"recorded; record why: {FIX}",
+    )
+    commit(proved, "lower")
+    first = git(proved, "rev-parse", "HEAD")[:10]
+    assert regression_messages(proved)[1] == (
+        "status-regression",
+        f"goal lost proved in commit {first} (now stated), with no regression recorded; "
+        f"record why: {FIX}",
+    )
+    set_status(proved, "proved")
+    yaml = proved / YAML_PATH
+    yaml.write_text(
+        yaml.read_text(encoding="utf-8").replace("status: stated", "status: proved"),
+        encoding="utf-8",
+    )
+    commit(proved, "proved again")
+    set_status(proved, "stated")
+    commit(proved, "lower again")
+    second = git(proved, "rev-parse", "HEAD")[:10]
+    assert regression_messages(proved)[1] == (
+        "status-regression",
+        f"goal lost proved in commit {second} (now stated); 2 losses of proved are "
+        f"unrecorded, with no regression recorded; record why: {FIX}",
+    )
+
+
+def test_a_standing_kernel_record_does_not_hide_drift_in_later_targets(
+    demo_workspace: Callable[..., Path],
+) -> None:
+    root = demo_workspace()  # pinned and synced: step and goal proved from source
+    yaml = root / "missions" / "demo.yaml"
+    text = yaml.read_text(encoding="utf-8")
+    step_evidence = text.index("evidence: source")  # the first target: step
+    text = text[:step_evidence] + "evidence: kernel" + text[step_evidence + 16 :]
+    goal_status = text.rindex("status: proved")  # the last target: goal
+    text = text[:goal_status] + "status: stated" + text[goal_status + 14 :]
+    yaml.write_text(text, encoding="utf-8")
+    _, violations = gate_json(root)
+    assert [(v["rule"], v["target"]) for v in violations] == [("status-drift", "goal")]
+
+
+def test_a_proof_module_in_the_statement_closure_is_named_with_its_mission(
+    make_workspace: Build,
+) -> None:
+    files = case_files()
+    files["Formal/Case/Defs.lean"] = files["Formal/Case/Defs.lean"].replace(
+        "import Mathlib\n", "import Mathlib\nimport Formal.Case.ProofHelpers\n"
+    )
+    files["Formal/Case/ProofHelpers.lean"] = "import Mathlib\n"
+    found = outcome(make_workspace, files)
+    closure = [v for v in found.violations if v["rule"] == "statement-closure"]
+    assert [(v["mission"], v["file"], v["line"], v["message"]) for v in closure] == [
+        (
+            "case",
+            "Formal/Case/ProofHelpers.lean",
+            1,
+            "statement closure of case imports proof module Formal.Case.ProofHelpers",
+        )
+    ]

@@ -1,0 +1,497 @@
+"""Scanner behaviour that mutation testing found unguarded (``benchmarks/mutation.py``).
+
+Each test fixes what :func:`missions.lean.scan.scan_source` reports for a small piece of
+Lean (declarations and their lines, findings, extensions, unknown commands) or the verdict a
+proof gets because of it, where a one-point change of the scanner went unnoticed by the rest
+of the suite. Where a test asserts a scan, a contrasting input shows the same assertion
+failing, so the test cannot pass vacuously.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from missions.lean.scan import FileScan, scan_source
+from mutant_support import case_files, outcome
+
+Build = Callable[..., Path]
+
+
+def names(scan: FileScan) -> list[str]:
+    return [d.name for d in scan.decls]
+
+
+def decl(scan: FileScan, name: str):  # type: ignore[no-untyped-def]
+    found = [d for d in scan.decls if d.name == name]
+    assert len(found) == 1, names(scan)
+    return found[0]
+
+
+# ---------------------------------------------------------------- interpolated strings
+
+
+def test_a_hole_spanning_lines_is_inside_the_command() -> None:
+    """A word at column 0 inside ``s!"…{ … }"`` continues the term; outside a string the same
+    word could start an unknown command, and is reported as one."""
+    inside = scan_source('def greet : String := s!"hi {\nname}"\n')
+    assert inside.unknown == []
+    assert [(d.name, d.line, d.end_line) for d in inside.decls] == [("greet", 1, 2)]
+    outside = scan_source("def greet : String := hi\nname\n")
+    assert outside.unknown == [(2, "name")]
+
+
+def test_a_hole_inside_brackets_closes_to_the_bracket_depth() -> None:
+    scan = scan_source('def greet : String := (s!"a{x}b" ++\nname)\n')
+    assert scan.unknown == []
+    assert [(d.name, d.end_line) for d in scan.decls] == [("greet", 2)]
+
+
+def test_a_string_with_several_holes_ends_at_depth_zero() -> None:
+    """After ``s!"a{x}b{y}c"`` the next declaration starts a command of its own."""
+    scan = scan_source('def f : String := s!"a{x}b{y}c"\ntheorem foo : True := trivial\n')
+    assert [(d.name, d.line) for d in scan.decls] == [("f", 1), ("foo", 2)]
+    assert "trivial" not in decl(scan, "f").mentions
+
+
+def test_a_plain_string_with_a_brace_opens_no_hole() -> None:
+    scan = scan_source('def f : String := "{"\ntheorem foo : True := trivial\n')
+    assert [(d.name, d.line) for d in scan.decls] == [("f", 1), ("foo", 2)]
+
+
+# ---------------------------------------------------------------- alias
+
+
+def test_alias_declares_each_new_name_at_its_line() -> None:
+    scan = scan_source("theorem t : True := trivial\n\n@[simp] alias foo := t\n")
+    assert names(scan) == ["t", "foo"]
+    foo = decl(scan, "foo")
+    assert (foo.kind, foo.line, foo.mentions, foo.attrs) == ("alias", 3, ["t"], ["simp"])
+    pair = scan_source("namespace N\nalias ⟨mp, mpr⟩ := iff_thm\nend N\n")
+    assert names(pair) == ["N.mp", "N.mpr"]
+    assert all(d.mentions == ["iff_thm"] for d in pair.decls)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "alias foo",
+        "alias",
+        "export",
+        "open",
+        "open Foo renaming a →",
+        "import",
+        "attribute",
+        "@[simp",
+        "instance (",
+        "theorem f.{u",
+    ],
+)
+def test_a_file_ending_inside_a_command_is_scanned(text: str) -> None:
+    """Broken input never crashes the scanner (it becomes a scan Lean itself would reject)."""
+    scan = scan_source(f"theorem t : True := trivial\n{text}")
+    assert names(scan)[0] == "t"
+    scan_source(text)  # the same text alone: the broken command is the file's first
+
+
+@pytest.mark.parametrize("text", ["attribute [-simp", "attribute [-", "@[-"])
+def test_an_unfinished_erasure_declares_nothing(text: str) -> None:
+    assert scan_source(text).decls == []
+
+
+def test_alias_without_a_name_still_reaches_its_target() -> None:
+    scan = scan_source("namespace N\nalias := t\nend N\n")
+    assert [(d.name, d.kind, d.mentions) for d in scan.decls] == [("N._alias", "alias", ["t"])]
+
+
+def test_an_erased_attribute_does_not_make_an_alias_implicit() -> None:
+    assert decl(scan_source("@[-simp] alias foo := t\n"), "foo").implicit is False
+
+
+@pytest.mark.parametrize(
+    ("attrs", "implicit"),
+    [("@[simp] ", True), ("", False), ("@[reducible] ", False), ("@[simp, inline] ", True)],
+)
+def test_an_alias_is_usable_by_automation_exactly_when_an_attribute_makes_it(
+    make_workspace: Build, attrs: str, implicit: bool
+) -> None:
+    """``@[simp] alias`` hands its target to ``simp`` without the proof naming it; a plain or
+    inert-attributed alias does not."""
+    found = outcome(
+        make_workspace,
+        case_files(
+            proofs=(
+                "theorem bad : two = 2 := sorry\n\n"
+                f"{attrs}alias bad' := bad\n\n"
+                "theorem goal : Goal := by simp [Goal]\n"
+            ),
+        ),
+    )
+    assert decl(scan_source(f"{attrs}alias bad' := bad\n"), "bad'").implicit is implicit
+    if implicit:
+        assert found.status == "stated"
+        assert found.says("sorry in Formal.Case.bad at Formal/Case/Proofs.lean:5")
+    else:
+        assert found.status == "proved", found.reasons
+
+
+# ---------------------------------------------------------------- notation atoms
+
+
+@pytest.mark.parametrize(("atom", "changes"), [("X", True), ("Y", False)])
+def test_a_notation_whose_atom_is_the_statement_name_is_a_reason(
+    make_workspace: Build, atom: str, changes: bool
+) -> None:
+    """``notation "X"`` in the proof's reach may change what the statement ``X`` means."""
+    files = case_files(
+        statements="def X : Prop := two = 2\n",
+        proofs=(
+            'def before : String := "X"\n\n'
+            f'notation "{atom}" => True\n\n'
+            'def after : String := "X"\n\n'
+            "theorem goal : X := rfl\n"
+        ),
+    )
+    found = outcome(make_workspace, files, statement="X")
+    # only the notation's own atoms count, not strings elsewhere in the file
+    reason = "`notation` at Formal/Case/Proofs.lean:7 may change what `X` means"
+    assert found.says(reason) is changes, found.reasons
+    assert found.status == ("stated" if changes else "proved"), found.reasons
+    scan = scan_source(f'notation "{atom}" => True\n')
+    assert [(e.line, e.command, e.code, e.atoms) for e in scan.extensions] == [
+        (1, "notation", False, [atom])
+    ]
+    assert decl(scan, "<notation@1>").implicit is True
+
+
+# ---------------------------------------------------------------- what a structure generates
+
+
+def test_a_structure_generates_its_fields_constructors_and_parent_projections() -> None:
+    """``Foo.mk``, ``x.val``, ``x.toT`` mention the structure only through these names."""
+    scan = scan_source(
+        "def helper : Nat := 1\n"
+        "structure S (n : Nat) extends T, Foo.Bar where\n"
+        "  val : Nat\n"
+        "  mk2 :: (w : Nat)\n"
+    )
+    generated = set(decl(scan, "S").generated)
+    assert {"mk", "rec", "casesOn", "val", "mk2", "w", "toT", "toBar"} <= generated
+    # nothing from before the name, no projection for binders or fields, no dotted names
+    assert not {"helper", "toNat", "ton", "toval", "tow", "Foo.Bar", "structure"} & generated
+    assert decl(scan, "helper").generated == []
+
+
+# ---------------------------------------------------------------- dotted declaration names
+
+
+def test_a_dotted_name_resolves_in_every_enclosing_namespace() -> None:
+    scan = scan_source(
+        "namespace N\nnamespace M\ntheorem A.c : True := trivial\nend M\nend N\n"
+        "theorem B.d : True := trivial\n"
+    )
+    inner = decl(scan, "N.M.A.c")
+    assert (inner.namespace, inner.opens) == ("N.M.A", ["N.M", "N"])
+    outer = decl(scan, "B.d")
+    assert (outer.namespace, outer.opens) == ("B", [])
+
+
+# ---------------------------------------------------------------- notations and aliases
+
+
+def test_a_notation_is_a_declaration_spanning_its_lines() -> None:
+    text = (
+        'notation "X" =>\n  (1 : Nat).succ\n'
+        'notation "Y" => by native_decide\n'
+        'notation "Z" => by exact?\n'
+        'notation "W" => sorry\n'
+        'notation "V" =>\n  True\n'
+    )
+    scan = scan_source(text)
+    spans = [(d.name, d.kind, d.line, d.end_line, text[d.start : d.end]) for d in scan.decls]
+    assert spans == [
+        ("<notation@1>", "notation", 1, 2, 'notation "X" =>\n  (1 : Nat).succ'),
+        ("<notation@3>", "notation", 3, 3, 'notation "Y" => by native_decide'),
+        ("<notation@4>", "notation", 4, 4, 'notation "Z" => by exact?'),
+        ("<notation@5>", "notation", 5, 5, 'notation "W" => sorry'),
+        ("<notation@6>", "notation", 6, 7, 'notation "V" =>\n  True'),
+    ]
+    x, y, z, w, _ = scan.decls
+    assert x.dot_mentions == ["succ"]
+    assert (y.natives, z.searches, w.sorries) == ([3], [4], [5])
+    assert [(e.line, e.sorries) for e in scan.extensions] == [
+        (1, []),
+        (3, []),
+        (4, []),
+        (5, [5]),
+        (6, []),
+    ]
+    assert [e.code for e in scan.extensions] == [False] * 5
+
+
+def test_an_alias_as_proof_under_a_variable_is_not_certain(make_workspace: Build) -> None:
+    """A ``variable`` in scope may change the type of an alias, as of any declaration."""
+    scan = scan_source("section\nvariable (n : Nat)\nalias goal := other\nend\n")
+    assert decl(scan, "goal").variables is True
+    assert decl(scan_source("alias goal := other\n"), "goal").variables is False
+    found = outcome(
+        make_workspace,
+        case_files(
+            proofs=(
+                "theorem real : Goal := rfl\n\nsection\nvariable (n : ℕ)\nalias goal := real\nend\n"
+            )
+        ),
+    )
+    assert found.status == "stated"
+    assert found.says("a `variable` is in scope of Formal.Case.goal")
+
+
+# ---------------------------------------------------------------- findings and attributes
+
+
+def test_findings_name_the_line_of_their_command() -> None:
+    scan = scan_source(
+        "theorem a : True := trivial\n\naxiom ax : False\n\n"
+        "@[implemented_by foo]\ndef g : Nat := 1\nunsafe def h : Nat := 1\n"
+    )
+    assert [(f.line, f.code) for f in scan.findings] == [
+        (3, "axiom"),
+        (5, "implemented_by"),
+        (7, "unsafe"),
+    ]
+
+
+def test_attributes_with_nested_brackets_belong_to_the_next_declaration() -> None:
+    scan = scan_source(
+        "theorem a : True := trivial\n\n"
+        "@[simp, aesop safe (rule_sets := [x])]\ntheorem b : True := trivial\n"
+    )
+    b = decl(scan, "b")
+    assert (b.line, b.attrs, b.implicit) == (3, ["simp", "aesop"], True)
+    assert decl(scan, "a").attrs == []
+
+
+def test_only_the_aesop_tactic_builder_runs_workspace_code() -> None:
+    """``@[aesop … tactic]`` runs the declaration as a tactic: custom elaboration the source
+    scan cannot follow; other aesop rules only hand a lemma to the search."""
+    runs = scan_source("@[aesop safe tactic]\ndef t : Nat := 1\n")
+    assert [(e.line, e.command, e.code) for e in runs.extensions] == [(1, "@[aesop]", True)]
+    assert scan_source("@[aesop safe apply]\ntheorem u : True := trivial\n").extensions == []
+
+
+# ---------------------------------------------------------------- `… in` and hash commands
+
+
+def test_open_in_applies_to_the_next_command_only() -> None:
+    scan = scan_source(
+        "open Foo in\ntheorem a : True := trivial\ntheorem b : True := trivial\n"
+        "open Bar\ntheorem c : True := trivial\ntheorem d : True := trivial\n"
+        "open Baz in\nset_option pp.all true in\ntheorem e : True := trivial\n"
+        "open Qux in\nsuppress_compilation in\ntheorem f : True := trivial\n"
+    )
+    opens = {d.name: d.opens for d in scan.decls}
+    assert "Foo" in opens["a"] and "Foo" not in opens["b"]
+    assert "Bar" in opens["c"] and "Bar" in opens["d"]
+    assert "Baz" in opens["e"]  # carried through `set_option … in`
+    assert "Qux" in opens["f"]  # and through an inert command's `in`
+
+
+def test_unknown_hash_commands_are_recorded_at_their_line() -> None:
+    scan = scan_source("theorem a : True := trivial\n#foo_cmd x\n#check Nat\n#exit\n")
+    assert scan.unknown == [(2, "#foo_cmd")]  # `#check` is inert, `#exit` ends the file
+    assert scan.exit_line == 4
+    # inside an interpolation hole `#exit` does not end the file, and is no unknown command
+    hole = scan_source('def f : String := s!"{ #exit }"\n')
+    assert (hole.unknown, hole.exit_line) == ([], None)
+
+
+def test_an_unknown_hash_command_in_the_closure_is_a_reason(make_workspace: Build) -> None:
+    found = outcome(make_workspace, case_files(proofs="#foo_cmd\n\ntheorem goal : Goal := rfl\n"))
+    assert found.status == "stated"
+    assert found.says(
+        "`#foo_cmd` at Formal/Case/Proofs.lean:5 is a command the scanner does not know"
+    )
+
+
+# ---------------------------------------------------------------- attribute commands
+
+
+def test_attribute_commands_that_only_erase_or_are_inert_declare_nothing() -> None:
+    scan = scan_source(
+        "attribute [-simp] foo\nattribute [reducible] bar\nattribute [simp] baz\n"
+        "attribute [implemented_by q] r\n"
+    )
+    assert [(d.name, d.kind, d.line, d.attrs, d.implicit) for d in scan.decls] == [
+        ("<attribute@3>", "attribute", 3, ["simp"], True),
+        ("<attribute@4>", "attribute", 4, ["implemented_by"], True),
+    ]
+    assert [(f.line, f.code) for f in scan.findings] == [(4, "implemented_by")]
+
+
+def test_symbols_inside_an_attribute_are_not_erasures() -> None:
+    scan = scan_source("@[aesop unsafe 50% apply]\ntheorem a : True := trivial\n")
+    assert decl(scan, "a").attrs == ["aesop"]
+
+
+@pytest.mark.parametrize(
+    ("command", "opened", "in_file"),
+    [
+        ("open scoped Foo", ["Foo"], ["Foo"]),
+        ("open private Foo in", ["Foo"], ["Foo"]),
+        ("open Foo hiding bar", ["Foo", "bar"], ["Foo", "bar"]),
+        ("open Foo renaming x → y", ["Foo", "x", "y"], ["Foo"]),
+    ],
+)
+def test_open_markers_are_not_namespaces(
+    command: str, opened: list[str], in_file: list[str]
+) -> None:
+    """``scoped``, ``private``, ``hiding`` and ``renaming`` say how to open, not what: neither
+    in the scope of the next declaration nor in the file-wide list."""
+    scan = scan_source(f"{command}\ntheorem a : True := trivial\n")
+    assert decl(scan, "a").opens == opened
+    assert scan.opens == in_file
+
+
+def test_open_inside_a_namespace_may_mean_each_enclosing_reading() -> None:
+    """``open X`` in ``namespace A.B`` may open ``X``, ``A.B.X`` or ``A.X``; ``_root_.Y`` only
+    ``Y``."""
+    scan = scan_source(
+        "namespace A.B\nopen X\nopen _root_.Y Z\ntheorem t : True := trivial\nend A.B\n"
+    )
+    expected = ["X", "A.B.X", "A.X", "Y", "Z", "A.B.Z", "A.Z"]
+    assert decl(scan, "A.B.t").opens == expected
+    assert scan.opens == expected
+
+
+def test_stop_is_a_sorry_only_where_a_tactic_can_be() -> None:
+    scan = scan_source(
+        "theorem a : True := by\n  stop\n  trivial\n"
+        "theorem b : True := by stop\n"
+        "def stop := 1\n"
+        "theorem c : True := by\n  simp\n  stop\n"  # a tactic on a line of its own
+    )
+    assert scan.sorry_lines == [2, 4, 8]
+    assert scan_source("by stop").sorry_lines == [1]
+    assert scan_source("stop x ;").sorry_lines == []  # the first token has nothing before it
+
+
+def test_an_erased_name_is_not_an_argument_of_the_next_attribute() -> None:
+    assert scan_source("attribute [-tactic, aesop safe apply] foo\n").extensions == []
+
+
+def test_every_open_in_a_file_is_recorded_with_its_renamings() -> None:
+    """The file-wide list bounds name resolution: explicit names, renamings, and an
+    ``open … in`` inside a proof all count."""
+    explicit = scan_source("open Foo (bar baz)\ntheorem a : True := trivial\n")
+    assert explicit.opens == ["Foo", "bar", "baz"]
+    renamed = scan_source("open Foo renaming a → b, c → d\ntheorem t : True := trivial\n")
+    assert (renamed.opens, renamed.renames) == (["Foo"], {"b": ["a"], "d": ["c"]})
+    tactic = scan_source("theorem t : True := by\n  open Foo (bar) in\n  trivial\n")
+    assert tactic.opens == ["Foo", "bar"]
+    ascii_arrow = scan_source("open Foo renaming a -> b\ntheorem t : True := trivial\n")
+    assert ascii_arrow.renames == {"b": ["a"]}
+    # an arrow renames only after `renaming`, and only to a name
+    assert scan_source("open Foo x → y\n").renames == {}
+    assert scan_source("open Foo renaming a → 1\n").renames == {}
+
+
+@pytest.mark.parametrize(
+    ("text", "attrs"),
+    [
+        ("attribute [simp, -foo] bar\n", ["simp", "-foo"]),
+        ("attribute [local simp] foo\n", ["simp"]),
+        ("@[scoped simp] theorem a : True := trivial\n", ["simp"]),
+    ],
+)
+def test_attribute_names_skip_scope_markers_and_keep_erasures(text: str, attrs: list[str]) -> None:
+    (found,) = scan_source(text).decls
+    assert found.attrs == attrs
+
+
+def test_native_is_native_computation_only_as_a_config_flag() -> None:
+    scan = scan_source(
+        "theorem t (native : ℕ) : True := trivial\ntheorem u : True := by decide +native\n"
+        "theorem v : True := by decide (config := {native := true})\n"
+        "def x : Bool := native\n"
+    )
+    assert [(f.line, f.code) for f in scan.findings] == [(2, "native"), (3, "native")]
+    assert [d.natives for d in scan.decls] == [[], [2], [3], []]
+
+
+@pytest.mark.parametrize(
+    ("text", "codes"),
+    [
+        ("theorem t : True := by exact native", []),
+        ("def x := {native :=", ["native"]),
+        ("+ native", ["native"]),
+        ("theorem t : True := trivial\nset_option debug.skipKernelTC", ["debug"]),
+        ("theorem t : True := trivial\nset_option", []),
+        ("theorem t : True := trivial\nopen private", ["open-private"]),
+    ],
+)
+def test_flags_at_the_end_of_a_file(text: str, codes: list[str]) -> None:
+    """A file may end right after (or at) the word that matters."""
+    assert [f.code for f in scan_source(text).findings] == codes
+
+
+def test_a_renaming_ends_at_in() -> None:
+    scan = scan_source("theorem t : True := by\n  open Foo renaming a → b in\n  exact trivial\n")
+    assert (scan.opens, scan.renames) == (["Foo"], {"b": ["a"]})
+
+
+def test_a_doc_comment_starts_the_declaration_it_documents() -> None:
+    scan = scan_source(
+        "theorem a : True := by\n  trivial\n/-- doc -/\ntheorem b : True := trivial\n"
+    )
+    assert [(d.name, d.line, d.end_line) for d in scan.decls] == [("a", 1, 2), ("b", 3, 4)]
+    # a doc comment that documents nothing (the file ends) stays with the command before it
+    dangling = scan_source("theorem t : True := trivial\n/-- dangling -/\n")
+    assert [(d.name, d.line, d.end_line) for d in dangling.decls] == [("t", 1, 2)]
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("deriving instance Repr for S\n", [("<deriving@1>", "deriving")]),
+        ("class inductive Foo : Prop\n  | mk : Foo\n", [("Foo", "class inductive")]),
+        ("class abbrev Bar := Foo\n", [("Bar", "class abbrev")]),
+        ("public meta def f : Nat := 1\n", [("f", "def")]),
+        ("open private secret in\ntheorem t : True := trivial\n", [("t", "theorem")]),
+    ],
+)
+def test_a_keyword_after_its_prefix_continues_the_command(
+    text: str, found: list[tuple[str, str]]
+) -> None:
+    """``deriving instance``, ``class inductive``, ``public meta``, ``open private``: the
+    second keyword is part of the first one's command, not a command of its own."""
+    assert [(d.name, d.kind) for d in scan_source(text).decls] == found
+
+
+def test_a_scan_survives_the_cache_round_trip_with_its_error() -> None:
+    """Scans are cached as JSON; a file Lean cannot lex must stay faulty when read back."""
+    scan = scan_source('theorem a : True := trivial\ndef b := "open\n')
+    assert scan.error == (2, "unterminated string literal")
+    again = FileScan.from_json(scan.to_json())
+    assert again == scan
+    assert again.error == (2, "unterminated string literal")
+    clean = scan_source("theorem a : True := trivial\n")
+    assert FileScan.from_json(clean.to_json()).error is None
+
+
+def test_open_private_is_a_finding_and_export_private_is_not() -> None:
+    scan = scan_source("open private secret in\ntheorem t : True := trivial\nexport private Foo\n")
+    assert [(f.line, f.code) for f in scan.findings] == [(1, "open-private")]
+
+
+def test_an_import_after_the_header_and_open_private_are_reported_as_such() -> None:
+    scan = scan_source(
+        "import Mathlib\ntheorem t : True := trivial\nimport Foo\n"
+        "open private secret in\ntheorem u : True := trivial\n"
+    )
+    assert [(f.line, f.code, f.message) for f in scan.findings] == [
+        (3, "import", "`import` after the header: Lean rejects this file"),
+        (4, "open-private", "`open private` reaches private declarations"),
+    ]
+    assert scan.imports == [("Mathlib", 1), ("Foo", 3)]  # still followed, to be safe
