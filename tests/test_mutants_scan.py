@@ -69,6 +69,9 @@ def test_alias_declares_each_new_name_at_its_line() -> None:
     assert names(scan) == ["t", "foo"]
     foo = decl(scan, "foo")
     assert (foo.kind, foo.line, foo.mentions, foo.attrs) == ("alias", 3, ["t"], ["simp"])
+    # like every declaration, an alias starts at its doc comment, not at its `:=`
+    documented = scan_source("theorem t : True := trivial\n/-- d -/\n@[simp]\nalias foo\n  := t\n")
+    assert [(d.name, d.line) for d in documented.decls] == [("t", 1), ("foo", 2)]
     pair = scan_source("namespace N\nalias ⟨mp, mpr⟩ := iff_thm\nend N\n")
     assert names(pair) == ["N.mp", "N.mpr"]
     assert all(d.mentions == ["iff_thm"] for d in pair.decls)

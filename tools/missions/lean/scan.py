@@ -975,6 +975,7 @@ class _FileScanner:
                 j if j < end else begin, tail, "alias", implicit=implicit, name=self.qualify(new)
             )
             decl.attrs = attrs
+            decl.line = self.line(begin)  # where the command starts, as for every declaration
 
     def _attribute_command(self, begin: int, i: int, end: int) -> None:
         attrs: list[str] = []
