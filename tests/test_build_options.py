@@ -103,3 +103,80 @@ def test_source_option_in_any_spelling_is_forbidden(workspace: Path, spelling: s
     status, reasons = _goal(workspace)
     assert status == "stated" and any("weakens checking" in r for r in reasons), reasons
     assert ("forbidden-construct", "Formal/Case/Proofs.lean") in _check_rules(workspace)
+
+
+# --------------------------------------------------------- code the lakefile can run
+# An allow-list, not a deny-list: each of these is a different way for the build to run code
+# or pass Lean an argument the scanner never sees in a source file. The controls show that
+# what real projects write (options, `lean_exe`, `script`, plain definitions) stays clean.
+LAKEFILE_CODE = [
+    ('  moreLeanArgs := #["--plugin=evil.so"]', "build argument `--plugin=evil.so`"),
+    ('  weakLeanArgs := #["--load-dynlib", "evil.so"]', "build argument `--load-dynlib`"),
+    ('  moreServerArgs := #["-DautoImplicit=false", "stray"]', "build argument `stray`"),
+    ('  moreLeanArgs := #["-Dweak.debug.skipKernelTC=true"]', "switches off"),
+    ("  leanOptions := #[⟨`weak.debug.skipKernelTC, true⟩]", "switches off"),
+    ('#eval IO.FS.writeFile "Formal/Case/Proofs.lean" ""', "when Lake loads"),
+    ("initialize IO.println 1", "when Lake loads"),
+    ("target evil pkg : Unit := do\n  return .nil", "`target` may run code"),
+    ("post_update pkg do\n  pure ()", "`post_update` may run code"),
+    ('macro "evil" : command => `(#print axioms)', "`macro` changes how Lake"),
+]
+
+
+@pytest.mark.parametrize(("setting", "reason"), LAKEFILE_CODE)
+def test_lakefile_code_or_argument_makes_every_target_unproved(
+    workspace: Path, setting: str, reason: str
+) -> None:
+    assert _goal(workspace)[0] == "proved"
+    lakefile = workspace / "lakefile.lean"
+    lakefile.write_text(lakefile.read_text(encoding="utf-8") + setting + "\n", encoding="utf-8")
+    status, reasons = _goal(workspace)
+    assert status == "stated"
+    assert any(r.startswith("lakefile.lean:") and reason in r for r in reasons), reasons
+    assert ("toolchain-pin", "lakefile.lean") in _check_rules(workspace)
+
+
+def test_lakefile_import_beyond_lake_runs_code(workspace: Path) -> None:
+    lakefile = workspace / "lakefile.lean"
+    text = lakefile.read_text(encoding="utf-8")
+    lakefile.write_text(text.replace("import Lake", "import Lake\nimport Formal.Case.Proofs"))
+    status, reasons = _goal(workspace)
+    assert status == "stated" and any("`import Formal.Case.Proofs`" in r for r in reasons)
+
+
+@pytest.mark.parametrize(
+    "setting",
+    [
+        '  moreLeanArgs := #["-DmaxHeartbeats=400000", "-D", "pp.all=true", "--threads=2"]',
+        '  weakLeanArgs := #["-Dweak.linter.style.multiGoal=false", "-E", "warning"]',
+        "lean_exe tool where\n  root := `Main",
+        'script hello do\n  IO.println "hi"\n  return 0',
+        "def unused : Nat := 1",
+    ],
+)
+def test_lakefile_declarations_and_harmless_arguments_stay_clean(
+    workspace: Path, setting: str
+) -> None:
+    lakefile = workspace / "lakefile.lean"
+    lakefile.write_text(lakefile.read_text(encoding="utf-8") + setting + "\n", encoding="utf-8")
+    assert unsafe_settings(workspace, links=True) == []
+    assert _goal(workspace)[0] == "proved"
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "reason"),
+    [
+        ('name = "x"\nmoreLeanArgs = ["--plugin=evil.so"]\n', 2, "`--plugin=evil.so`"),
+        ('name = "x"\n[[lean_lib]]\nname = "Formal"\nsrcDir = "elsewhere"\n', 4, "`srcDir`"),
+        ('name = "x"\n[leanOptions]\n"\\u0064ebug.skipKernelTC" = true\n', 3, "switches off"),
+        ('name = "x\n', 1, "cannot be parsed"),
+    ],
+)
+def test_lakefile_toml_is_parsed_not_grepped(
+    workspace: Path, text: str, line: int, reason: str
+) -> None:
+    (workspace / "lakefile.toml").write_text(text, encoding="utf-8")
+    found = unsafe_settings(workspace)
+    assert [(s.file, s.line) for s in found] == [("lakefile.toml", line)], found
+    assert reason in found[0].message
+    assert _goal(workspace)[0] == "stated"

@@ -84,7 +84,7 @@ def lean_settings(tmp_path: Path, value: str) -> list[tuple]:
 
 def test_only_literal_option_lists_can_be_read(tmp_path: Path) -> None:
     computed = [("lakefile.lean", 5, "option")]
-    assert lean_settings(tmp_path, '#["-DautoImplicit=false", "x"]') == []
+    assert lean_settings(tmp_path, '#["-DautoImplicit=false", "-D", "x=1", "-j2"]') == []
     assert lean_settings(tmp_path, "#[⟨`autoImplicit, false⟩, (`x, 1)]") == []
     assert lean_settings(tmp_path, '#["-Dx=1", extra]') == computed  # a name, not a literal
     assert lean_settings(tmp_path, "#[⟨autoImplicit, false⟩]") == computed  # not `name

@@ -1,33 +1,70 @@
-"""Build options in the Lake configuration that switch off what the kernel checks.
+"""What in the Lake configuration can change what Lean checks, or run code Lean never shows.
 
 ``set_option debug.skipKernelTC true`` in a source file is visible to the scanner; the same
 option passed through ``leanOptions`` or ``moreLeanArgs := #["-Ddebug.skipKernelTC=true"]`` in
 ``lakefile.lean`` (or the TOML equivalents) applies to every module without appearing in any
-of them. Any such setting makes every target unproved, in ``status`` as well as in ``check``.
+of them. Command-line arguments are read against a list of harmless ones (``--plugin`` and
+``--load-dynlib`` load native code into Lean), and ``lakefile.lean`` is Lean code Lake runs:
+only the commands that declare what to build are followed, anything that can run code (an
+unknown command, ``#eval``, ``initialize``, a macro, an import beyond Lake's) is not. Any such
+setting makes every target unproved, in ``status`` as well as in ``check``.
 """
 
 from __future__ import annotations
 
 import re
+import tomllib
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from missions.lean.lexer import IDENT, NUMBER, STRING, SYMBOL, Source, Token, lex
-from missions.lean.scan import option_is_unsafe
+from missions.lean.scan import option_is_unsafe, scan_source
 from missions.lean.vocabulary import UNSAFE_OPTION_PREFIXES
 from missions.roots import LAYOUT_SETTINGS, layout_lines, layout_problems
 
 _TOML_COMMENT = re.compile(r"#[^\n]*")
 _UNSAFE_WORD = re.compile(r"(?:debug|bootstrap)\s*[\.»]")
+#: ``-D`` with an unsafe option in any string of lakefile.lean, ``weak.`` prefixes included
+_UNSAFE_D = re.compile(
+    r'(?:-D\s*|")(?:weak\.)*(?:' + "|".join(re.escape(p) for p in UNSAFE_OPTION_PREFIXES) + ")"
+)
 #: Lake settings whose values become Lean options or command-line arguments of every module.
 OPTION_SETTINGS = frozenset(
     {"leanOptions", "moreLeanArgs", "weakLeanArgs", "moreServerOptions", "moreServerArgs"}
 )
+#: The settings among them that hold command-line arguments of ``lean``.
+ARGUMENT_SETTINGS = frozenset({"moreLeanArgs", "weakLeanArgs", "moreServerArgs"})
+#: ``lean`` flags that change neither what is checked nor what code runs, and whether each
+#: takes a value (``-D`` an option, checked by name; the others a number or a kind).
+HARMLESS_FLAGS = {
+    "-D": True,
+    "-j": True,
+    "--threads": True,
+    "-M": True,
+    "--memory": True,
+    "-T": True,
+    "--timeout": True,
+    "--tstack": True,
+    "-E": True,
+    "--error": True,
+    "--json": False,
+    "--stats": False,
+    "-q": False,
+    "--quiet": False,
+}
+#: Lake commands that declare what ``lake build`` builds and run nothing themselves (a
+#: ``script`` runs only under ``lake run``). Every other command may run code while Lake
+#: configures, updates or builds the package.
+LAKE_DECLARATIONS = frozenset({"package", "require", "lean_lib", "lean_exe", "script"})
+#: What a lakefile may import: Lake and the core it is built on.
+CONFIGURATION_IMPORTS = frozenset({"Lake", "Lean", "Init", "Std"})
 #: What a literal option list may consist of: brackets, name literals, strings, numbers.
 _LITERAL_SYMBOLS = frozenset({"#", "[", "]", "⟨", "⟩", ",", "`", "(", ")", "."})
 _LITERAL_WORDS = frozenset({"true", "false"})
 #: Settings that link foreign code or load compiled workspace code into Lean.
-FOREIGN_CODE_SETTINGS = ("extern_lib", "moreLinkArgs", "precompileModules")
+FOREIGN_CODE_SETTINGS = ("moreLinkArgs", "precompileModules")
 _FOREIGN_WORD = re.compile("|".join(FOREIGN_CODE_SETTINGS))
 
 
@@ -44,8 +81,9 @@ class UnsafeSetting:
 
 
 def unsafe_settings(root: Path, *, links: bool = False) -> list[UnsafeSetting]:
-    """Every option in ``lakefile.lean``/``lakefile.toml`` that weakens checking; with
-    ``links``, also every setting that links foreign code (comments never count)."""
+    """Every setting in ``lakefile.lean``/``lakefile.toml`` that weakens checking or runs code
+    the scanner cannot see; with ``links``, also every setting that links foreign code
+    (comments never count)."""
     found: list[UnsafeSetting] = []
     lean = root / "lakefile.lean"
     try:
@@ -53,65 +91,213 @@ def unsafe_settings(root: Path, *, links: bool = False) -> list[UnsafeSetting]:
     except (OSError, UnicodeDecodeError):
         text = None
     if text is not None:
-        source = lex(text)
-        for kind, value, offset in source.tokens:
-            unsafe = (kind == IDENT and option_is_unsafe(value)) or (
-                kind == STRING
-                and any(f"-D{p}" in value or f'"{p}' in value for p in UNSAFE_OPTION_PREFIXES)
-            )
-            if unsafe:
-                found.append(
-                    UnsafeSetting(
-                        "lakefile.lean",
-                        source.line(offset),
-                        f"build option `{value}` switches off what Lean checks",
-                    )
-                )
-            elif kind == IDENT and value in OPTION_SETTINGS and _computed(source.tokens, offset):
-                found.append(
-                    UnsafeSetting(
-                        "lakefile.lean",
-                        source.line(offset),
-                        f"`{value}` is not a literal list, so the options it sets (perhaps "
-                        "`debug.*`) cannot be read from the source",
-                    )
-                )
-            elif links and kind == IDENT and value in FOREIGN_CODE_SETTINGS:
-                found.append(
-                    UnsafeSetting(
-                        "lakefile.lean",
-                        source.line(offset),
-                        f"`{value}` links foreign or precompiled code into the build",
-                        "link",
-                    )
-                )
-        found.extend(_layout_settings(root, source))
+        found.extend(_lean_settings(root, text, links))
     toml = root / "lakefile.toml"
     try:
         text = toml.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         text = None
     if text is not None:
-        for number, line in enumerate(text.splitlines(), start=1):
-            code = _TOML_COMMENT.sub("", line) if '"' not in line else line
-            if _UNSAFE_WORD.search(code):
-                found.append(
-                    UnsafeSetting(
-                        "lakefile.toml",
-                        number,
-                        f"build option `{line.strip()}` switches off what Lean checks",
-                    )
-                )
-            elif links and _FOREIGN_WORD.search(code):
-                found.append(
-                    UnsafeSetting(
-                        "lakefile.toml",
-                        number,
-                        f"`{line.strip()}` links foreign or precompiled code into the build",
-                        "link",
-                    )
-                )
+        found.extend(_toml_settings(text, links))
     return found
+
+
+def _lean_settings(root: Path, text: str, links: bool) -> list[UnsafeSetting]:
+    found: list[UnsafeSetting] = []
+
+    def add(offset_line: int, message: str, kind: str = "option") -> None:
+        found.append(UnsafeSetting("lakefile.lean", offset_line, message, kind))
+
+    source = lex(text)
+    for index, (kind, value, offset) in enumerate(source.tokens):
+        line = source.line(offset)
+        unsafe = (kind == IDENT and option_is_unsafe(value)) or (
+            kind == STRING and _UNSAFE_D.search(value.replace("«", "").replace("»", ""))
+        )
+        if unsafe:
+            add(line, f"build option `{value}` switches off what Lean checks")
+        elif kind == IDENT and value in OPTION_SETTINGS:
+            items = _literal_value(source.tokens, index)
+            if items is None:
+                add(
+                    line,
+                    f"`{value}` is not a literal list, so the options it sets (perhaps "
+                    "`debug.*`) cannot be read from the source",
+                )
+            elif value in ARGUMENT_SETTINGS:
+                strings = [t for k, t, _ in items if k == STRING]
+                for argument in unknown_arguments([_string_value(t) for t in strings]):
+                    add(line, _argument_message(argument))
+        elif links and kind == IDENT and value in FOREIGN_CODE_SETTINGS:
+            add(line, f"`{value}` links foreign or precompiled code into the build", "link")
+    for line, message in _configuration_code(text):
+        add(line, message)
+    found.extend(_layout_settings(root, source))
+    return found
+
+
+def _configuration_code(text: str) -> Iterator[tuple[int, str]]:
+    """What in ``lakefile.lean`` runs code when Lake loads, updates or builds the package.
+
+    The file is Lean that Lake elaborates; the scanner reads it like a source file and
+    accepts only the commands that declare targets, plain definitions and Lake's imports.
+    """
+    scan = scan_source(text)
+    if scan.error is not None:
+        yield scan.error[0], f"lakefile.lean cannot be read as Lean: {scan.error[1]}"
+        return
+    for name, line in scan.imports:
+        if name.split(".", 1)[0] not in CONFIGURATION_IMPORTS:
+            yield line, f"`import {name}` runs that module's code when Lake loads the configuration"
+    for line, word in scan.unknown:
+        if word not in LAKE_DECLARATIONS:
+            yield (
+                line,
+                f"`{word}` may run code of its own when Lake configures or builds the package; "
+                "the scanner cannot follow it",
+            )
+    for finding in scan.findings:
+        if finding.code != "debug":  # reported as a build option above
+            yield finding.line, f"{finding.message}, when Lake loads the configuration"
+    for extension in scan.extensions:
+        if extension.code:
+            yield (
+                extension.line,
+                f"`{extension.command}` changes how Lake reads the configuration; the scanner "
+                "cannot follow it",
+            )
+
+
+def _toml_settings(text: str, links: bool) -> list[UnsafeSetting]:
+    found: list[UnsafeSetting] = []
+    lines = text.splitlines()
+    #: without comments (a line with a string keeps its text: `#` may be inside the string)
+    codes = [_TOML_COMMENT.sub("", line) if '"' not in line else line for line in lines]
+    for number, (line, code) in enumerate(zip(lines, codes, strict=True), start=1):
+        if _UNSAFE_WORD.search(code):
+            found.append(
+                UnsafeSetting(
+                    "lakefile.toml",
+                    number,
+                    f"build option `{line.strip()}` switches off what Lean checks",
+                )
+            )
+        elif links and _FOREIGN_WORD.search(code):
+            found.append(
+                UnsafeSetting(
+                    "lakefile.toml",
+                    number,
+                    f"`{line.strip()}` links foreign or precompiled code into the build",
+                    "link",
+                )
+            )
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        found.append(UnsafeSetting("lakefile.toml", 1, f"lakefile.toml cannot be parsed ({error})"))
+        return found
+    for key, value in _toml_items(data):
+        where = _toml_line(codes, key)
+        if key in LAYOUT_SETTINGS:
+            found.append(
+                UnsafeSetting(
+                    "lakefile.toml",
+                    where,
+                    f"`{key}` in lakefile.toml is not followed by the scanner (only "
+                    "lakefile.lean's layout is); Lake may build files it never reads",
+                )
+            )
+        elif key in ARGUMENT_SETTINGS:
+            arguments = value if isinstance(value, list) else [value]
+            for argument in unknown_arguments([a if isinstance(a, str) else "" for a in arguments]):
+                found.append(UnsafeSetting("lakefile.toml", where, _argument_message(argument)))
+        elif key in ("leanOptions", "moreServerOptions") and isinstance(value, dict):
+            for name in _toml_option_names(value):
+                if option_is_unsafe(name):
+                    found.append(
+                        UnsafeSetting(
+                            "lakefile.toml",
+                            _toml_line(codes, name.rsplit(".", 1)[-1], key),
+                            f"build option `{name}` switches off what Lean checks",
+                        )
+                    )
+    # one finding per line: the parsed reading repeats what the line-wise one saw
+    unique: dict[int, UnsafeSetting] = {}
+    for setting in found:
+        unique.setdefault(setting.line, setting)
+    return list(unique.values())
+
+
+def _toml_items(data: Any) -> Iterator[tuple[str, Any]]:
+    """Every (key, value) at any depth of a parsed TOML document."""
+    if isinstance(data, dict):
+        for key, value in data.items():
+            yield key, value
+            if key not in ("leanOptions", "moreServerOptions"):
+                yield from _toml_items(value)
+    elif isinstance(data, list):
+        for item in data:
+            yield from _toml_items(item)
+
+
+def _toml_option_names(options: dict[str, Any], prefix: str = "") -> Iterator[str]:
+    """Dotted option names of a ``leanOptions`` table (``debug.x = true`` nests in TOML)."""
+    for key, value in options.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, dict):
+            yield from _toml_option_names(value, f"{name}.")
+        else:
+            yield name
+
+
+def _toml_line(lines: list[str], *needles: str) -> int:
+    """The first line that holds the first needle found (the file's first line if none)."""
+    for needle in needles:
+        for number, line in enumerate(lines, start=1):
+            if needle in line:
+                return number
+    return 1
+
+
+def unknown_arguments(arguments: list[str]) -> list[str]:
+    """The ``lean`` command-line arguments not known to be harmless.
+
+    Over-approximates: a flag off the list (``--plugin``, ``--load-dynlib``, anything new), a
+    positional argument, or a string with an escape the scanner does not decode all count.
+    """
+    unknown: list[str] = []
+    expects_value = False
+    for argument in arguments:
+        if expects_value:
+            expects_value = False
+            if not argument.startswith("-") and "\\" not in argument:
+                continue
+        if "\\" in argument or not argument.startswith("-"):
+            unknown.append(argument)
+            continue
+        if argument.startswith("--"):
+            flag, equals, _ = argument.partition("=")
+            attached = bool(equals)
+        else:
+            flag, attached = argument[:2], len(argument) > 2
+        takes_value = HARMLESS_FLAGS.get(flag)
+        if takes_value is None or (attached and not takes_value):
+            unknown.append(argument)
+        elif takes_value and not attached:
+            expects_value = True
+    return unknown
+
+
+def _argument_message(argument: str) -> str:
+    return (
+        f"build argument `{argument}` is not one the scanner knows to be harmless (a plugin or "
+        "dynamic library runs native code inside Lean)"
+    )
+
+
+def _string_value(token: str) -> str:
+    """A string literal's text without its quotes (escapes are left as written)."""
+    return token[1:-1] if len(token) >= 2 and token.endswith('"') else token
 
 
 def _layout_settings(root: Path, source: Source) -> list[UnsafeSetting]:
@@ -139,18 +325,18 @@ def _layout_settings(root: Path, source: Source) -> list[UnsafeSetting]:
     return found
 
 
-def _computed(tokens: list[Token], offset: int) -> bool:
-    """Whether the value assigned to the setting at ``offset`` is anything but a literal list
-    of names, strings, numbers and booleans (a computed name could be ``debug.…``)."""
-    index = next(i for i, (_, _, o) in enumerate(tokens) if o == offset)
+def _literal_value(tokens: list[Token], index: int) -> list[Token] | None:
+    """The tokens of the literal list assigned to the setting at ``index`` (empty for a
+    mention that assigns nothing), or None when the value is computed (a computed name
+    could be ``debug.…``)."""
     rest = tokens[index + 1 :]
     if len(rest) < 2 or rest[0][1] != ":=":
-        return False  # a mention, not an assignment
+        return []  # a mention, not an assignment
     value = rest[1:]
     if value and value[0][1] == "#":
         value = value[1:]
     if not value or value[0][1] != "[":
-        return True
+        return None
     depth = 0
     for position, (kind, text, _) in enumerate(value):
         if kind == SYMBOL and text in ("[", "⟨", "("):
@@ -158,10 +344,10 @@ def _computed(tokens: list[Token], offset: int) -> bool:
         elif kind == SYMBOL and text in ("]", "⟩", ")"):
             depth -= 1
             if depth == 0:
-                return False
+                return value[: position + 1]
         elif not _literal(value, position):
-            return True
-    return True
+            return None
+    return None
 
 
 def _literal(value: list[Token], position: int) -> bool:

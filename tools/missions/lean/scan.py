@@ -214,8 +214,12 @@ def token_digest(tokens: list[Token], exit_cut: bool) -> str:
 
 
 def option_is_unsafe(name: str) -> bool:
-    """Whether an option name (any «» spelling) switches off checking."""
-    return ident_name(name).startswith(UNSAFE_OPTION_PREFIXES)
+    """Whether an option name (any «» spelling) switches off checking; ``weak.X`` (set X
+    if it exists, as ``-Dweak.…`` on Lean's command line does) counts as X."""
+    plain = ident_name(name)
+    while plain.startswith("weak."):
+        plain = plain[len("weak.") :]
+    return plain.startswith(UNSAFE_OPTION_PREFIXES)
 
 
 def _hole_delta(text: str) -> int:
