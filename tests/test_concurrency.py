@@ -170,11 +170,16 @@ def test_a_signal_during_a_write_waits_for_the_rename(
         fsync(fd)
 
     monkeypatch.setattr(os, "fsync", signal_then_sync)
-    with pytest.raises(KeyboardInterrupt):
-        atomic_write_text(path, "new\n")
+    # a shell starts background jobs with SIGINT ignored; Ctrl-C must raise here
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            atomic_write_text(path, "new\n")
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    finally:
+        signal.signal(signal.SIGINT, before)
     assert path.read_text(encoding="utf-8") == "new\n"  # finished, then interrupted
     assert sorted(p.name for p in tmp_path.iterdir()) == ["demo.yaml"]
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
 def test_writers_remove_temporaries_a_killed_writer_left(
