@@ -30,6 +30,7 @@ from missions.kernel import (
     parse_report,
 )
 from missions.lean.workspace import load_workspace
+from missions.pins import proof_closure_digest
 from missions.status import analyze
 
 FAKE_LAKE = Path(__file__).parent / "fake_lake.py"
@@ -196,14 +197,24 @@ def test_sync_lean_records_what_checked_it(tmp_path: Path, monkeypatch: pytest.M
     assert (goal.status, goal.evidence) == ("proved", "kernel")
     assert goal.checked is not None and goal.checked.lean == "4.30.0"
     assert goal.checked.mathlib == "c5ea00351c28e24afc9f0f84379aa41082b1188f"
-    # a later source-only check accepts the recorded kernel status where they agree...
-    result = runner.invoke(app, ["check", "--json", "--root", str(root)])
-    drift = [v for v in json.loads(result.stdout)["violations"] if v["rule"] == "status-drift"]
-    # ...and reports drift only where the source scan disagrees (sorry proofs the stand-in
-    # audit called proved), never where both say proved
-    drifting = {v["mission"] for v in drift}
-    assert "lp-ft" in drifting
-    assert drifting.isdisjoint({"mae-normalized-pixel", "alethean-checksum"})
+    # the verdict covers the proof's import closure as the kernel saw it
+    workspace = load_workspace(root, use_cache=False)
+    assert goal.checked.closure == proof_closure_digest(workspace, "Formal.LPFT.Proofs")
+
+    def drifting() -> set[str]:
+        result = runner.invoke(app, ["check", "--json", "--root", str(root)])
+        violations = json.loads(result.stdout)["violations"]
+        return {v["mission"] for v in violations if v["rule"] == "status-drift"}
+
+    # a later source-only check accepts the recorded kernel verdicts, even where the source
+    # scan says stated (sorry proofs the stand-in audit called proved): nothing moved
+    assert drifting() == set()
+    proofs = root / "Formal/LPFT/Proofs.lean"
+    proofs.write_text(
+        proofs.read_text(encoding="utf-8") + "\ntheorem edited_later : True := trivial\n",
+        encoding="utf-8",
+    )
+    assert drifting() == {"lp-ft"}  # the kernel never saw this closure
 
 
 def test_build_groups_diagnostics_and_fails(
@@ -266,5 +277,15 @@ def test_kernel_record_stands_until_its_proof_closure_changes(
 
     assert drifting() == set()  # the scan says stated, but nothing the kernel saw moved
     proofs = root / "Formal/LPFT/Proofs.lean"
-    proofs.write_text(proofs.read_text(encoding="utf-8") + "\n-- edited\n", encoding="utf-8")
+    text = proofs.read_text(encoding="utf-8")
+    proofs.write_text(text + "\n-- a comment changes nothing the kernel checks\n", "utf-8")
+    assert drifting() == set()
+    proofs.write_text(text + "\ntheorem edited_later : True := trivial\n", encoding="utf-8")
     assert "goal" in drifting()  # an edit invalidates the record
+    bumped = {"version": "1.1.0", "packages": [{"name": "mathlib", "rev": "0" * 40}]}
+    (root / "lake-manifest.json").write_text(json.dumps(bumped), encoding="utf-8")
+    proofs.write_text(text, encoding="utf-8")
+    # the same files against another Mathlib are not what the kernel checked either
+    result = runner.invoke(app, ["check", "--json", "lp-ft", "--root", str(root)])
+    stale = [v["message"] for v in json.loads(result.stdout)["violations"] if v["target"] == "goal"]
+    assert any("checked against Mathlib c5ea00351c28" in m for m in stale), stale

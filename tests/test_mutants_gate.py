@@ -13,6 +13,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from conftest import gate_json, git, invoke, line_of
+from missions.catalog import load_catalog
+from missions.lean.workspace import load_workspace
+from missions.pins import proof_closure_digest
+from missions.status import analyze
 from mutant_support import case_files, outcome
 from test_ratchet import PROOFS, YAML_PATH, break_proof, commit, proved, rules, run, set_status
 
@@ -357,19 +361,46 @@ def test_a_status_lowered_by_hand_is_a_regression_in_the_tree_then_in_a_commit(
     )
 
 
+def _record_kernel_evidence(root: Path, checked: str) -> None:
+    """Mark the first target (step) kernel-checked and the last (goal) stated."""
+    yaml = root / "missions" / "demo.yaml"
+    text = yaml.read_text(encoding="utf-8")
+    step_evidence = text.index("evidence: source")  # the first target: step
+    text = f"{text[:step_evidence]}evidence: kernel{checked}{text[step_evidence + 16 :]}"
+    goal_status = text.rindex("status: proved")  # the last target: goal
+    text = text[:goal_status] + "status: stated" + text[goal_status + 14 :]
+    yaml.write_text(text, encoding="utf-8")
+
+
 def test_a_standing_kernel_record_does_not_hide_drift_in_later_targets(
     demo_workspace: Callable[..., Path],
 ) -> None:
     root = demo_workspace()  # pinned and synced: step and goal proved from source
-    yaml = root / "missions" / "demo.yaml"
-    text = yaml.read_text(encoding="utf-8")
-    step_evidence = text.index("evidence: source")  # the first target: step
-    text = text[:step_evidence] + "evidence: kernel" + text[step_evidence + 16 :]
-    goal_status = text.rindex("status: proved")  # the last target: goal
-    text = text[:goal_status] + "status: stated" + text[goal_status + 14 :]
-    yaml.write_text(text, encoding="utf-8")
+    analysis = analyze(load_catalog(root, use_cache=False), load_workspace(root, use_cache=False))
+    step = analysis.missions[0].targets[0]
+    assert step.proof_decl is not None
+    digest = proof_closure_digest(analysis.workspace, step.proof_decl[0].name)
+    _record_kernel_evidence(root, f"\n    checked: {{lean: 4.30.0, closure: '{digest}'}}")
     _, violations = gate_json(root)
     assert [(v["rule"], v["target"]) for v in violations] == [("status-drift", "goal")]
+
+
+def test_kernel_evidence_nothing_recorded_checked_is_drift(
+    demo_workspace: Callable[..., Path],
+) -> None:
+    root = demo_workspace()
+    _record_kernel_evidence(root, "")  # a hand-written claim: no `checked:` record
+    _, violations = gate_json(root)
+    assert [(v["rule"], v["target"]) for v in violations] == [
+        ("status-drift", "step"),
+        ("status-drift", "goal"),
+    ]
+    assert "no `checked:` record says what checked it" in violations[0]["message"]
+    assert run(root, "sync")[0] == 0  # plain sync replaces the claim with the source verdict
+    assert "evidence: kernel" not in (root / "missions" / "demo.yaml").read_text("utf-8")
+    _record_kernel_evidence(root, "\n    checked: {lean: 4.30.0, closure: 'sha256:0'}")
+    _, violations = gate_json(root)
+    assert "import closure changed since the kernel checked it" in violations[0]["message"]
 
 
 def test_a_proof_module_in_the_statement_closure_is_named_with_its_mission(

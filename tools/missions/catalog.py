@@ -166,12 +166,18 @@ class ExternalRef(_Model):
 
 
 class CheckedBy(_Model):
-    """What established a kernel status: written by ``missions sync --lean``."""
+    """What established a kernel status: written by ``missions sync --lean``.
+
+    ``closure`` is the digest of the proof's import closure the kernel checked (as
+    :func:`missions.pins.closure_digest` computes it); the verdict stands only while the
+    closure still has it (see :func:`missions.gate.kernel_record_problem`).
+    """
 
     lean: str
     mathlib: str | None = None
     commit: str | None = None
     date: dt.date | None = None
+    closure: str | None = None
 
 
 class KernelFingerprints(_Model):

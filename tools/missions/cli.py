@@ -66,7 +66,13 @@ from missions.roots import check_root, find_root
 from missions.scaffold import plan, write
 from missions.stamps import check_stampable, stamp_witnesses
 from missions.status import Analysis, Violation, analyze
-from missions.sync import kernel_stands, plan_regressions, resolve_targets, sync_mission
+from missions.sync import (
+    kernel_closures,
+    kernel_stands,
+    plan_regressions,
+    resolve_targets,
+    sync_mission,
+)
 from missions.toolchain import mathlib_revision, run_doctor
 from missions.witness import (
     Claim,
@@ -668,6 +674,7 @@ def sync(
                         else None
                     ),
                     stands=stands,
+                    closure_of=kernel_closures(analysis),
                     regressions=regressions.record.get(m.id, []),
                     reason=reason,
                     today=dt.date.today(),

@@ -12,7 +12,8 @@ Rules and their ids (stable; used in JSON output):
                          ``extern``, ``debug.*`` options, native computation or
                          environment-modifying commands anywhere
 ``proof-type``           a proof theorem's type is not exactly its statement constant
-``status-drift``         the YAML status differs from the computed one
+``status-drift``         the YAML status differs from the computed one, or claims kernel
+                         evidence that no standing ``checked:`` record backs
 ``status-regression``    a target recorded ``proved`` lost that status and no entry of the
                          mission's ``regressions:`` records why (see :mod:`missions.ratchet`)
 ``placeholder``          text ``missions new`` left to fill in (``TODO``) is still there
@@ -42,7 +43,7 @@ from dataclasses import dataclass, field
 from missions import gitinfo
 from missions.kernel import compare_dependencies
 from missions.lint import LintResult, lint_missions
-from missions.pins import UNCOMMITTED, closure_paths
+from missions.pins import UNCOMMITTED, closure_paths, proof_closure_digest
 from missions.placeholders import mission_placeholders
 from missions.ratchet import (
     IN_SOURCES,
@@ -54,7 +55,7 @@ from missions.ratchet import (
     target_ref,
 )
 from missions.status import Analysis, MissionStatus, TargetStatus, Violation, targets_used
-from missions.toolchain import pin_checks
+from missions.toolchain import mathlib_revision, pin_checks
 from missions.witness import stale_reason
 
 #: Every rule the gate can report, in report order (stable ids).
@@ -273,8 +274,11 @@ def _drift(
     yaml_path = str(mission.file.path.relative_to(analysis.root))
     for status in mission.targets:
         target = status.target
-        if _kernel_record_stands(analysis, status):
-            continue
+        stale = None
+        if target.evidence == "kernel" and status.evidence == "source":
+            stale = kernel_record_problem(analysis, status)
+            if stale is None:
+                continue
         if target.status != status.status or target.evidence != status.evidence:
             recorded = _status_words(target.status, target.evidence)
             computed = _status_words(status.status, status.evidence)
@@ -283,10 +287,11 @@ def _drift(
                 if lowered and target.id in lowered
                 else "run `missions sync`"
             )
+            why = f" (the kernel record no longer stands: {stale})" if stale else ""
             violations.append(
                 Violation(
                     "status-drift",
-                    f"YAML says {recorded}, computed {computed}; {advice}",
+                    f"YAML says {recorded}, computed {computed}{why}; {advice}",
                     yaml_path,
                     mission.file.target_line(target.id, "status"),
                     mission.id,
@@ -363,26 +368,55 @@ def _placeholder_violations(analysis: Analysis, mission: MissionStatus) -> list[
 
 
 def _kernel_record_stands(analysis: Analysis, status: TargetStatus) -> bool:
-    """A recorded kernel verdict outranks today's source scan while nothing it checked moved.
-
-    It stands when the source scan agrees with it, or when no file in the proof's import
-    closure changed since the commit the kernel checked (git decides; without git it never
-    stands against a disagreeing scan).
-    """
+    """A recorded kernel verdict outranks today's source scan while it still stands."""
     target = status.target
     if target.evidence != "kernel" or status.evidence != "source":
         return False
-    if target.status == status.status:
-        return True
-    checked = target.checked
-    if checked is None or checked.commit is None or status.proof_decl is None:
-        return False
-    workspace = analysis.workspace
-    modules = workspace.closure(status.proof_decl[0].name)
+    return kernel_record_problem(analysis, status) is None
+
+
+def kernel_record_problem(analysis: Analysis, status: TargetStatus) -> str | None:
+    """Why the target's recorded kernel verdict no longer stands; None while it does.
+
+    A kernel verdict covers the files the kernel checked, against the Mathlib it ran with. It
+    stands while the proof's import closure still has the digest ``sync --lean`` recorded
+    (``checked.closure``; for a record that names only a commit, while git finds no file of
+    the closure changed since it) and Mathlib is that revision. Agreeing with today's source
+    scan is not enough: the kernel may never have seen today's proof, and a hand-written
+    ``evidence: kernel`` would otherwise pass.
+    """
+    checked = status.target.checked
+    if checked is None:
+        return "no `checked:` record says what checked it (only `missions sync --lean` writes one)"
+    if status.proof_decl is None:
+        return "the proof is not in the sources"
+    root, workspace = analysis.root, analysis.workspace
+    current = mathlib_revision(root)
+    if checked.mathlib is not None and checked.mathlib != current:
+        return (
+            f"it was checked against Mathlib {checked.mathlib[:12]}; the workspace now has "
+            f"{current[:12]}"
+        )
+    module = status.proof_decl[0].name
+    if checked.closure is not None:
+        if proof_closure_digest(workspace, module) != checked.closure:
+            return "the proof's import closure changed since the kernel checked it"
+        return None
+    if checked.commit is None:
+        return "the record names neither the closure digest nor the commit the kernel checked"
     changed = gitinfo.changed_since(
-        analysis.root, checked.commit, closure_paths(workspace, modules)
+        root, checked.commit, closure_paths(workspace, workspace.closure(module))
     )
-    return changed == []
+    if changed is None:
+        return (
+            f"git cannot find commit {checked.commit[:12]} here (a shallow clone? fetch the "
+            "full history)"
+        )
+    if changed:
+        files = ", ".join(str(p.relative_to(root)) for p in changed[:3])
+        more = f" and {len(changed) - 3} more" if len(changed) > 3 else ""
+        return f"{files}{more} changed since commit {checked.commit[:12]}, which the kernel checked"
+    return None
 
 
 def standing_status(analysis: Analysis, status: TargetStatus) -> str:

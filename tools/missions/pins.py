@@ -55,6 +55,14 @@ def closure_digest(workspace: Workspace, modules: list[str]) -> str:
     return f"sha256:{h.hexdigest()}"
 
 
+def proof_closure_digest(workspace: Workspace, proof_module: str) -> str | None:
+    """The digest of a proof module's import closure: what a kernel verdict on it covers
+    (None when the closure cannot be resolved)."""
+    if workspace.unresolved_in_closure(proof_module):
+        return None
+    return closure_digest(workspace, workspace.closure(proof_module))
+
+
 def pin_state(workspace: Workspace, mission: Mission) -> PinState:
     start = mission.lean.statements_module
     recorded = mission.lean.statement_pin

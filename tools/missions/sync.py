@@ -18,6 +18,7 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from missions.catalog import STATUSES
 from missions.errors import Problem
 from missions.gate import kernel_record_stands, regression_ledgers
+from missions.pins import proof_closure_digest
 from missions.ratchet import Loss, status_timelines, target_ref
 from missions.status import Analysis, MissionStatus, TargetStatus
 from missions.yamlio import atomic_write_text, dump_document, set_key
@@ -115,6 +116,7 @@ def sync_mission(
     checked: dict[str, object] | None = None,
     fingerprints: dict[str, dict[str, object]] | None = None,
     stands: Callable[[TargetStatus], bool] | None = None,
+    closure_of: Callable[[TargetStatus], str | None] | None = None,
     regressions: Sequence[Loss] = (),
     reason: str | None = None,
     today: dt.date | None = None,
@@ -124,10 +126,11 @@ def sync_mission(
 
     External targets carry no evidence, so their ``evidence`` key is removed. Kernel
     statuses also record what checked them (``checked``: Lean version, Mathlib revision,
-    commit) and, given ``fingerprints`` (by target id), what each statement meant to the
-    kernel; recorded fingerprints are never touched otherwise. A recorded kernel verdict
-    that still ``stands`` is left alone, as is a source scan that agrees with a recorded
-    kernel status. ``regressions`` are the losses of
+    commit, and per target the digest ``closure_of`` gives of the proof's import closure)
+    and, given ``fingerprints`` (by target id), what each statement meant to the kernel;
+    recorded fingerprints are never touched otherwise. A recorded kernel verdict that still
+    ``stands`` is left alone; one that no longer does gives way to the source scan, even when
+    the two agree on the status. ``regressions`` are the losses of
     ``proved`` to record (see :func:`plan_regressions`); a lowering of ``proved`` not among
     them must have been refused before this is called.
     """
@@ -144,11 +147,11 @@ def sync_mission(
             changed.append(status.target.id)
         before = (node.get("status"), node.get("evidence"))
         after = (status.status, status.evidence)
-        if before[0] == after[0] and before[1] == "kernel" and after[1] == "source":
-            continue
         if stands is not None and stands(status):
             continue
         stamp = checked if status.evidence == "kernel" else None
+        if stamp is not None and closure_of is not None:
+            stamp = {**stamp, "closure": closure_of(status)}
         if before == after and (stamp is None or _same_check(node.get("checked"), stamp)):
             continue
         if status.target.id not in changed:
@@ -212,3 +215,15 @@ def _same_fingerprints(recorded: object, fresh: dict[str, object]) -> bool:
     return json.dumps(recorded, sort_keys=True, default=str) == json.dumps(
         fresh, sort_keys=True, default=str
     )
+
+
+def kernel_closures(analysis: Analysis) -> Callable[[TargetStatus], str | None]:
+    """What ``sync --lean`` records a kernel verdict against: the digest of the proof's
+    import closure (:func:`missions.pins.proof_closure_digest`)."""
+
+    def closure_of(status: TargetStatus) -> str | None:
+        if status.proof_decl is None:
+            return None
+        return proof_closure_digest(analysis.workspace, status.proof_decl[0].name)
+
+    return closure_of
