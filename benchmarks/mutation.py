@@ -93,6 +93,7 @@ MODULES: dict[str, list[str]] = {
         "tests/test_workspace_scan.py",
         "tests/test_build_options.py",
         "tests/test_lake.py",
+        "tests/test_layout.py",
         "tests/test_mutants_workspace.py",
     ],
     "status": [

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from missions.lean.lakefile import UnsafeSetting, unsafe_settings
+import pytest
+
+from missions.lean.lakefile import UnsafeSetting, unknown_arguments, unsafe_settings
 
 LAKEFILE = """\
 import Lake
@@ -93,3 +95,112 @@ def test_only_literal_option_lists_can_be_read(tmp_path: Path) -> None:
     # a mention that assigns nothing is not a setting
     text = "import Lake\nopen Lake DSL\n\ndef f := moreLeanArgs\n"
     assert settings_for(tmp_path, "lakefile.lean", text) == []
+
+
+# ------------------------------------------------------ arguments, code and TOML (allow-list)
+@pytest.mark.parametrize(
+    ("arguments", "unknown"),
+    [
+        (["-DautoImplicit=false", "-D", "pp.all=true", "-j4", "--threads=2"], []),
+        (["x"], ["x"]),  # a positional argument: a file Lean would also read
+        (["-j", "4", "y"], ["y"]),  # one value per flag
+        (["-j4", "z"], ["z"]),  # the value is attached
+        (["-j", "4", "--plugin"], ["--plugin"]),
+        (["x", "--plugin=evil.so"], ["x", "--plugin=evil.so"]),
+        (["-D", "--load-dynlib=evil.so"], ["--load-dynlib=evil.so"]),  # a flag, not a value
+        (["-D", "\\u0064ebug.x=1"], ["\\u0064ebug.x=1"]),  # escapes are not decoded
+        (["-D\\x64ebug.skipKernelTC=true"], ["-D\\x64ebug.skipKernelTC=true"]),
+        (["--json=1", "--json", "--error=a=b", "-q", "-qx"], ["--json=1", "-qx"]),
+    ],
+)
+def test_lean_arguments_off_the_list_are_unknown(arguments: list[str], unknown: list[str]) -> None:
+    assert unknown_arguments(arguments) == unknown
+
+
+def lakefile_findings(tmp_path: Path, text: str) -> list[tuple[int, str]]:
+    (tmp_path / "lakefile.lean").write_text(text, encoding="utf-8")
+    return [(s.line, s.message) for s in unsafe_settings(tmp_path, links=True)]
+
+
+def test_what_lakefile_lean_runs_is_reported_once_with_its_line(tmp_path: Path) -> None:
+    text = (
+        "import Lake\nimport Lean.Elab.Command\nimport LakeExtra\nopen Lake DSL\n"
+        "set_option debug.skipKernelTC true\n"
+        "package x where\n"
+        "target t pkg : Unit := do\n  return .nil\n"
+        'macro "m" : command => `(#print axioms)\n'
+    )
+    assert lakefile_findings(tmp_path, text) == [
+        (5, "build option `debug.skipKernelTC` switches off what Lean checks"),
+        (3, "`import LakeExtra` runs that module's code when Lake loads the configuration"),
+        (
+            7,
+            "`target` may run code of its own when Lake configures or builds the package; "
+            "the scanner cannot follow it",
+        ),
+        (
+            9,
+            "`macro` changes how Lake reads the configuration; the scanner cannot follow it",
+        ),
+    ]
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        '#["-DautoImplicit=false"] ++ #["-Dde" ++ "bug.skipKernelTC=true"]',
+        '#["-DautoImplicit=false"]\n    ++ extra',
+        "#[⟨`autoImplicit, false⟩, ⟨x, 1⟩]",  # a name, not a literal, in a later element
+        '#["-D«debug».skipKernelTC=true"]',
+    ],
+)
+def test_a_value_must_be_one_literal_list(tmp_path: Path, value: str) -> None:
+    assert lean_settings(tmp_path, value) == [("lakefile.lean", 5, "option")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'package x where\n  moreLeanArgs := ["-DautoImplicit=false"]\n  leanOptions := #[]\n',
+        'package x {\n  moreLeanArgs := #["-Dx=1"], leanOptions := #[⟨`x, 1⟩] }\nlean_lib A\n',
+        'package x where\n  moreLeanArgs := #["-Dx=1"]\n@[default_target]\nlean_lib A\n',
+    ],
+)
+def test_a_literal_list_ends_where_the_next_field_or_command_starts(
+    tmp_path: Path, text: str
+) -> None:
+    assert lakefile_findings(tmp_path, "import Lake\nopen Lake DSL\n" + text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        # the line of the setting, not of a comment mentioning it
+        ('# moreLeanArgs are fine\nmoreLeanArgs = ["--plugin=x"]\n', [(2, "`--plugin=x`")]),
+        ('moreLeanArgs = "-DautoImplicit=false"\n', []),  # one string is one argument
+        ('moreServerOptions = {"\\u0064ebug.skipKernelTC" = true}\n', [(1, "switches off")]),
+        ("[leanOptions.debug]\nskipKernelTC = true\n", [(2, "`debug.skipKernelTC`")]),
+        ('"\\u006DoreLeanArgs" = ["--plugin"]\n', [(1, "`--plugin`")]),  # no line names it
+        ('[[lean_lib]]\nname = "A"\nroots = ["A"]\n', [(3, "`roots` in lakefile.toml")]),
+    ],
+)
+def test_lakefile_toml_findings_and_lines(
+    tmp_path: Path, text: str, found: list[tuple[int, str]]
+) -> None:
+    (tmp_path / "lakefile.toml").write_text(text, encoding="utf-8")
+    settings = unsafe_settings(tmp_path)
+    assert [s.line for s in settings] == [line for line, _ in found], settings
+    for setting, (_, words) in zip(settings, found, strict=True):
+        assert words in setting.message and setting.file == "lakefile.toml"
+
+
+def test_layout_problems_name_lakefile_lean(tmp_path: Path) -> None:
+    found = lakefile_findings(tmp_path, "lean_lib A where\n  roots := #[`A]\n    ++ #[`B]\n")
+    assert found == [
+        (
+            2,
+            "`roots` is set in a form the scanner cannot follow; Lake may build files it "
+            "never reads",
+        )
+    ]
+    assert unsafe_settings(tmp_path)[0].file == "lakefile.lean"

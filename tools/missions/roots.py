@@ -72,6 +72,26 @@ _TARGET_WORDS = frozenset(
         "require",
     }
 )
+#: Words that start a command after a setting's value, besides a target.
+_COMMAND_WORDS = _TARGET_WORDS | frozenset(
+    {
+        "abbrev",
+        "def",
+        "end",
+        "import",
+        "initialize",
+        "instance",
+        "macro",
+        "meta",
+        "namespace",
+        "open",
+        "post_update",
+        "section",
+        "set_option",
+        "syntax",
+        "theorem",
+    }
+)
 _GLOB_KINDS = frozenset(
     {".one", ".submodules", ".andSubmodules", "Glob.one", "Glob.submodules", "Glob.andSubmodules"}
 )
@@ -226,10 +246,22 @@ def _layout_value(tokens: list[tuple[int, str, str]], i: int) -> tuple[str | lis
         if j >= len(tokens):
             return None, j
         value, j = names, j + 1
-    last_line = tokens[j - 1][0]
-    if j < len(tokens) and tokens[j][0] == last_line and tokens[j][2] not in (",", "}"):
+    if j < len(tokens) and not _starts_next(tokens, j, tokens[j - 1][0]):
         return None, j
     return value, j
+
+
+def _starts_next(tokens: list[tuple[int, str, str]], j: int, value_line: int) -> bool:
+    """Whether ``tokens[j]``, right after a setting's value, starts something else: ``,`` or
+    ``}`` on the value's line; on a later line the next setting (``name :=``), an attribute
+    or a command. Anything else continues the value (``#[`A]`` then ``++ #[`B]`` below it)."""
+    line, kind, text = tokens[j]
+    if line == value_line:
+        return text in (",", "}")
+    if kind == "symbol":
+        return text in ("@", "#", "}")
+    follows = tokens[j + 1][2] if j + 1 < len(tokens) else None
+    return kind == "word" and (follows == ":=" or text in _COMMAND_WORDS)
 
 
 def _lake_tokens(text: str) -> list[tuple[int, str, str]] | None:

@@ -117,7 +117,7 @@ def _lean_settings(root: Path, text: str, links: bool) -> list[UnsafeSetting]:
         if unsafe:
             add(line, f"build option `{value}` switches off what Lean checks")
         elif kind == IDENT and value in OPTION_SETTINGS:
-            items = _literal_value(source.tokens, index)
+            items = _literal_value(source, index)
             if items is None:
                 add(
                     line,
@@ -325,10 +325,12 @@ def _layout_settings(root: Path, source: Source) -> list[UnsafeSetting]:
     return found
 
 
-def _literal_value(tokens: list[Token], index: int) -> list[Token] | None:
-    """The tokens of the literal list assigned to the setting at ``index`` (empty for a
+def _literal_value(source: Source, index: int) -> list[Token] | None:
+    """The tokens of the literal list assigned to the setting at token ``index`` (empty for a
     mention that assigns nothing), or None when the value is computed (a computed name
-    could be ``debug.…``)."""
+    could be ``debug.…``): anything but literals inside the list, or anything after it
+    (``#[…] ++ more``) before the next setting or command."""
+    tokens = source.tokens
     rest = tokens[index + 1 :]
     if len(rest) < 2 or rest[0][1] != ":=":
         return []  # a mention, not an assignment
@@ -344,10 +346,24 @@ def _literal_value(tokens: list[Token], index: int) -> list[Token] | None:
         elif kind == SYMBOL and text in ("]", "⟩", ")"):
             depth -= 1
             if depth == 0:
-                return value[: position + 1]
+                after = value[position + 1 : position + 3]
+                return value[: position + 1] if _value_ends(source, after) else None
         elif not _literal(value, position):
             return None
     return None
+
+
+def _value_ends(source: Source, after: list[Token]) -> bool:
+    """Whether the tokens after a setting's value start something else: nothing, the next
+    field (``,``/``}`` or ``name :=``), or a command at the start of a line."""
+    if not after:
+        return True
+    kind, text, offset = after[0]
+    if text in (",", "}"):
+        return True
+    if kind == IDENT and len(after) > 1 and after[1][1] == ":=":
+        return True
+    return offset == 0 or source.text[offset - 1] == "\n"
 
 
 def _literal(value: list[Token], position: int) -> bool:
