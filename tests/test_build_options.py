@@ -180,3 +180,27 @@ def test_lakefile_toml_is_parsed_not_grepped(
     assert [(s.file, s.line) for s in found] == [("lakefile.toml", line)], found
     assert reason in found[0].message
     assert _goal(workspace)[0] == "stated"
+
+
+@pytest.mark.parametrize(
+    "require",
+    [
+        'require "someone" / "mathlib-extras" @ git "main"',  # Reservoir form
+        'require extras from git "https://example.org/extras.git" @ "main"',
+        'require mathlib from git "https://example.org/mathlib4.git" @ "main"',
+        # a comment with the pinned text does not make the require on its line pinned
+        'require "x" / "y" @ git "main" -- require mathlib from git "u" @ "'
+        + "c5ea00351c28e24afc9f0f84379aa41082b1188f"
+        + '"',
+    ],
+)
+def test_a_dependency_other_than_pinned_mathlib_makes_every_target_unproved(
+    workspace: Path, require: str
+) -> None:
+    """Imports of `Mathlib.…` are trusted by name; another package could provide one."""
+    lakefile = workspace / "lakefile.lean"
+    lakefile.write_text(lakefile.read_text(encoding="utf-8") + require + "\n", encoding="utf-8")
+    status, reasons = _goal(workspace)
+    assert status == "stated"
+    assert any("`require` is not mathlib from git at the pinned revision" in r for r in reasons)
+    assert ("toolchain-pin", "lakefile.lean") in _check_rules(workspace)

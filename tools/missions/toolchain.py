@@ -54,7 +54,8 @@ INHERITED_PACKAGES: dict[str, tuple[str, str]] = {
     "Cli": ("https://github.com/leanprover/lean4-cli", "6b907cf12b2e445ccb7c24bc208ef04a1f39e84c"),
 }
 
-_REQUIRE = re.compile(
+#: `require NAME from git "URL" @ "REV"`: the one dependency form the pin accepts.
+REQUIRE = re.compile(
     r"require\s+«?(?P<name>[A-Za-z_][\w-]*)»?\s+from\s+git\s+\"(?P<url>[^\"]+)\""
     r"(?:\s*@\s*\"(?P<rev>[^\"]+)\")?",
 )
@@ -95,7 +96,7 @@ def check_lakefile(root: Path) -> list[PinCheck]:
         return [PinCheck("lakefile.lean", 1, False, "missing")]
     checks: list[PinCheck] = []
     found = False
-    for match in _REQUIRE.finditer(text):
+    for match in REQUIRE.finditer(text):
         line = _line_of(text, match.start())
         name, rev = match.group("name"), match.group("rev")
         if name != "mathlib":
@@ -116,8 +117,10 @@ def check_lakefile(root: Path) -> list[PinCheck]:
             checks.append(PinCheck("lakefile.lean", line, True, f"mathlib @ {PINNED_MATHLIB[:12]}"))
     if not found:
         checks.append(PinCheck("lakefile.lean", 1, False, "does not require mathlib from git"))
+    reported = {(c.file, c.line) for c in checks if not c.ok}
     for setting in unsafe_settings(root, links=True):
-        checks.append(PinCheck(setting.file, setting.line, False, setting.message))
+        if (setting.file, setting.line) not in reported:  # one finding per line is enough
+            checks.append(PinCheck(setting.file, setting.line, False, setting.message))
     return checks
 
 
@@ -127,7 +130,7 @@ def lakefile_mathlib(root: Path) -> tuple[str, str | None] | None:
         text = (root / "lakefile.lean").read_text(encoding="utf-8")
     except OSError:
         return None
-    for match in _REQUIRE.finditer(text):
+    for match in REQUIRE.finditer(text):
         if match.group("name") == "mathlib":
             return match.group("url"), match.group("rev")
     return None

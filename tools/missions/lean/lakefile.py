@@ -142,10 +142,28 @@ def _configuration_code(text: str) -> Iterator[tuple[int, str]]:
     The file is Lean that Lake elaborates; the scanner reads it like a source file and
     accepts only the commands that declare targets, plain definitions and Lake's imports.
     """
+    from missions.toolchain import PINNED_MATHLIB, REQUIRE  # toolchain imports this module
+
     scan = scan_source(text)
     if scan.error is not None:
         yield scan.error[0], f"lakefile.lean cannot be read as Lean: {scan.error[1]}"
         return
+    source = lex(text)
+    requires = {
+        source.line(offset): REQUIRE.match(text, offset)
+        for kind, value, offset in source.tokens
+        if kind == IDENT and value == "require"
+    }
+    for line, word in scan.unknown:
+        match = requires.get(line)
+        pinned = match is not None and match.group("name", "rev") == ("mathlib", PINNED_MATHLIB)
+        if word == "require" and not pinned:
+            yield (
+                line,
+                "this `require` is not mathlib from git at the pinned revision; the scanner "
+                "trusts imports of Mathlib and its dependencies by name, so no other package "
+                "may provide them",
+            )
     for name, line in scan.imports:
         if name.split(".", 1)[0] not in CONFIGURATION_IMPORTS:
             yield line, f"`import {name}` runs that module's code when Lake loads the configuration"
