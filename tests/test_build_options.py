@@ -202,5 +202,30 @@ def test_a_dependency_other_than_pinned_mathlib_makes_every_target_unproved(
     lakefile.write_text(lakefile.read_text(encoding="utf-8") + require + "\n", encoding="utf-8")
     status, reasons = _goal(workspace)
     assert status == "stated"
-    assert any("`require` is not mathlib from git at the pinned revision" in r for r in reasons)
+    line = lakefile.read_text(encoding="utf-8").count("\n")  # the require is the last line
+    assert any(r.startswith(f"lakefile.lean:{line}: ") for r in reasons), reasons
     assert ("toolchain-pin", "lakefile.lean") in _check_rules(workspace)
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("lean-toolchain", "leanprover/lean4:v4.29.0\n"),
+        ("lean-toolchain", "someone/lean4-patched:v4.30.0\n"),
+        (
+            "lake-manifest.json",
+            '{"version": "1.1.0", "packages": [{"name": "mathlib", "type": "git", '
+            '"url": "https://example.org/mathlib4.git", "rev": "' + "0" * 40 + '"}]}\n',
+        ),
+    ],
+)
+def test_a_toolchain_or_lock_off_the_pins_makes_every_target_unproved(
+    workspace: Path, name: str, text: str
+) -> None:
+    """The scanner trusts Lean and Mathlib by version: a patched Lean or another Mathlib
+    commit in Lake's lock file could accept anything."""
+    (workspace / name).write_text(text, encoding="utf-8")
+    status, reasons = _goal(workspace)
+    assert status == "stated"
+    assert any(r.startswith(f"{name}:") for r in reasons), reasons
+    assert ("toolchain-pin", name) in _check_rules(workspace)

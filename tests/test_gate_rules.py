@@ -475,4 +475,7 @@ def test_a_toolchain_that_is_not_the_pinned_one(
     (root / name).write_text(text, encoding="utf-8")
     code, violations = gate_json(root)
     assert code == 1
-    assert located(violations) == [("toolchain-pin", name, 1)]
+    assert ("toolchain-pin", name, 1) in located(violations)
+    # what Lean checks under another toolchain is not known: no proof stands on it
+    lost = {v["rule"] for v in violations if v["rule"] != "toolchain-pin"}
+    assert lost and lost <= {"status-drift", "status-regression"}

@@ -19,10 +19,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from missions.lean.lakefile import unsafe_settings
 from missions.lean.scan import Decl
 from missions.lean.workspace import Module, Workspace
 from missions.pins import PinState, pin_state
+from missions.toolchain import pin_checks
 
 if TYPE_CHECKING:  # the pydantic models: the incremental status runs without importing them
     from missions.catalog import Catalog, Evidence, MissionFile, Status, Target
@@ -365,8 +365,14 @@ class AnalysisMemo:
         self.workspace = workspace
         self._reach: dict[str, _Reach] = {}
         self._risks: dict[str, list[str]] = {}
-        #: build options that weaken checking apply to every module
-        self.build_risks = [s.reason() for s in unsafe_settings(workspace.root)]
+        #: what the build trusts or runs beyond the sources (a toolchain, Mathlib or other
+        #: dependency off the pins, options that weaken checking, code Lake runs) applies to
+        #: every module: imports of Mathlib are trusted by name only at the pinned commit
+        self.build_risks = [
+            f"{check.file}:{check.line}: {check.message}"
+            for check in pin_checks(workspace.root)
+            if not check.ok
+        ]
 
     def reach(self, module: Module) -> _Reach:
         if module.name not in self._reach:
