@@ -147,8 +147,8 @@ def _pin_violations(analysis: Analysis, mission: MissionStatus) -> list[Violatio
         f"statement closure changed since the pin {pin.recorded} "
         f"(now {pin.digest}); {'changed' if changed else 'closure'} files: {files}"
     )
-    if commits:
-        message += f"; commits since {since[:10] if since else 'the pin'}: {history}"
+    if commits and since:
+        message += f"; commits since {since[:10]}: {history}"
     elif since:
         message += "; changes are not committed yet"
     revert = (

@@ -124,7 +124,7 @@ def apply_pin(
         raise InputError.single(
             mission_file.path,
             mission_file.line("lean"),
-            "cannot pin: " + "; ".join(state.problems or ["statement closure unavailable"]),
+            "cannot pin: " + "; ".join(state.problems),  # a digest is missing only with them
         )
     if is_blank(reason):
         raise InputError.single(

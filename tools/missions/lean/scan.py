@@ -227,7 +227,7 @@ def _hole_delta(text: str) -> int:
     delta = 0
     if text.startswith("}"):
         delta -= 1
-    if text.endswith("{") and not text.endswith('"'):
+    if text.endswith("{"):
         delta += 1
     return delta
 
@@ -360,7 +360,7 @@ class _FileScanner:
         elif code == _NATIVE or (
             code == _NATIVE_WORD
             and (
-                (j > 0 and tokens[j - 1][1] in ("+", "+native"))
+                (j > 0 and tokens[j - 1][1] == "+")
                 or (j + 1 < len(tokens) and tokens[j + 1][1] == ":=")
             )
         ):
