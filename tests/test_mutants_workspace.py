@@ -152,6 +152,9 @@ def test_what_lakefile_lean_runs_is_reported_once_with_its_line(tmp_path: Path) 
         '#["-DautoImplicit=false"]\n    ++ extra',
         "#[⟨`autoImplicit, false⟩, ⟨x, 1⟩]",  # a name, not a literal, in a later element
         '#["-D«debug».skipKernelTC=true"]',
+        '#["-Da=1", "-Db=1"] ++ more',  # after a list of two
+        '(#["-DautoImplicit=false"])',  # not a list: a term around one
+        '#["-DautoImplicit=false"] extra',  # a name on the same line continues the term
     ],
 )
 def test_a_value_must_be_one_literal_list(tmp_path: Path, value: str) -> None:
@@ -204,3 +207,74 @@ def test_layout_problems_name_lakefile_lean(tmp_path: Path) -> None:
         )
     ]
     assert unsafe_settings(tmp_path)[0].file == "lakefile.lean"
+
+
+def test_a_value_may_end_the_file_or_precede_one_last_word(tmp_path: Path) -> None:
+    text = 'import Lake\nopen Lake DSL\npackage x where\n  moreLeanArgs := #["-Dx=1"]\nfoo\n'
+    assert lakefile_findings(tmp_path, text) == [
+        (
+            5,
+            "`foo` may run code of its own when Lake configures or builds the package; the "
+            "scanner cannot follow it",
+        )
+    ]
+    assert lakefile_findings(tmp_path, text.replace("\nfoo\n", "")) == []
+
+
+def test_messages_say_what_to_remove_and_why(tmp_path: Path) -> None:
+    text = (
+        'import Lake\nopen Lake DSL\npackage x where\n  moreLeanArgs := #["--plugin=p.so"]\n'
+        'require "a" / "b" @ git "main"\n'
+    )
+    assert lakefile_findings(tmp_path, text) == [
+        (
+            4,
+            "build argument `--plugin=p.so` is not one the scanner knows to be harmless (a "
+            "plugin or dynamic library runs native code inside Lean)",
+        ),
+        (
+            5,
+            "this `require` is not mathlib from git at the pinned revision; the scanner trusts "
+            "imports of Mathlib and its dependencies by name, so no other package may provide "
+            "them",
+        ),
+    ]
+    (tmp_path / "lakefile.lean").unlink()
+    (tmp_path / "lakefile.toml").write_text('srcDir = "src"\n', encoding="utf-8")
+    assert [s.message for s in unsafe_settings(tmp_path)] == [
+        "`srcDir` in lakefile.toml is not followed by the scanner (only lakefile.lean's "
+        "layout is); Lake may build files it never reads"
+    ]
+
+
+def test_the_layout_cross_check_names_the_file_and_the_risk(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "lakefile.lean").write_text('lean_lib A where\n  srcDir := "s"\n', "utf-8")
+    # the start-up reader is made blind to the setting the lexer sees
+    monkeypatch.setattr("missions.lean.lakefile.layout_lines", lambda root: set())
+    assert [(s.file, s.line, s.message) for s in unsafe_settings(tmp_path)] == [
+        (
+            "lakefile.lean",
+            2,
+            "`srcDir` here is read differently by the layout reader; Lake may build files the "
+            "scanner never reads",
+        )
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "lines"),
+    [
+        # the option's line, found by its last component: `debug.skipKernelTC` nests in two
+        ("[leanOptions.weak.debug]\nskipKernelTC = true\n", [2]),
+        # no line spells it: the table's line
+        ('name = "p"\n[leanOptions]\n"\\u0064ebug.\\u0071" = true\n', [2]),
+        # only option tables hold options, and their keys are options, not settings
+        ('[other]\n"\\u0064ebug.x" = 1\n', []),
+        ("[leanOptions]\nglobs = true\nroots = 1\n", []),
+    ],
+)
+def test_lakefile_toml_option_tables(tmp_path: Path, text: str, lines: list[int]) -> None:
+    (tmp_path / "lakefile.toml").write_text(text, encoding="utf-8")
+    assert [s.line for s in unsafe_settings(tmp_path)] == lines

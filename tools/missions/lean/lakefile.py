@@ -381,7 +381,7 @@ def _value_ends(source: Source, after: list[Token]) -> bool:
         return True
     if kind == IDENT and len(after) > 1 and after[1][1] == ":=":
         return True
-    return offset == 0 or source.text[offset - 1] == "\n"
+    return source.text[offset - 1] == "\n"  # the value precedes it: offset > 0
 
 
 def _literal(value: list[Token], position: int) -> bool:
