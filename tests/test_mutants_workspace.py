@@ -111,6 +111,11 @@ def test_only_literal_option_lists_can_be_read(tmp_path: Path) -> None:
         (["-D", "\\u0064ebug.x=1"], ["\\u0064ebug.x=1"]),  # escapes are not decoded
         (["-D\\x64ebug.skipKernelTC=true"], ["-D\\x64ebug.skipKernelTC=true"]),
         (["--json=1", "--json", "--error=a=b", "-q", "-qx"], ["--json=1", "-qx"]),
+        # -D is harmless only with an option that does not weaken checking
+        (
+            ["-Ddebug.skipKernelTC=true", "-D", "weak.debug.x=1", "-D«debug».y=1", "-Dpp.all=1"],
+            ["-Ddebug.skipKernelTC=true", "weak.debug.x=1", "-D«debug».y=1"],
+        ),
     ],
 )
 def test_lean_arguments_off_the_list_are_unknown(arguments: list[str], unknown: list[str]) -> None:
@@ -273,8 +278,28 @@ def test_the_layout_cross_check_names_the_file_and_the_risk(
         # only option tables hold options, and their keys are options, not settings
         ('[other]\n"\\u0064ebug.x" = 1\n', []),
         ("[leanOptions]\nglobs = true\nroots = 1\n", []),
+        ("[moreServerOptions]\nsrcDir = 1\n", []),
     ],
 )
 def test_lakefile_toml_option_tables(tmp_path: Path, text: str, lines: list[int]) -> None:
     (tmp_path / "lakefile.toml").write_text(text, encoding="utf-8")
     assert [s.line for s in unsafe_settings(tmp_path)] == lines
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "message"),
+    [
+        # a `#` inside a string is text; a comment, with or without quotes, is not code
+        ('# see "moreLeanArgs"\nmoreLeanArgs = ["--plugin=#1"] # "x"\n', 2, "`--plugin=#1`"),
+        # a multi-line string cannot hide the next element from the parsed reading
+        ('moreLeanArgs = ["""\n#""", "-Ddebug.skipKernelTC=true"]\n', 1, "build argument"),
+        ("moreLeanArgs = [1]\n", 1, "build argument `1` is not"),
+    ],
+)
+def test_lakefile_toml_arguments_are_read_from_the_parsed_file(
+    tmp_path: Path, text: str, line: int, message: str
+) -> None:
+    (tmp_path / "lakefile.toml").write_text(text, encoding="utf-8")
+    found = unsafe_settings(tmp_path)
+    assert [s.line for s in found] == [line], found
+    assert message in found[0].message

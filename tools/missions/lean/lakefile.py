@@ -24,7 +24,6 @@ from missions.lean.scan import option_is_unsafe, scan_source
 from missions.lean.vocabulary import UNSAFE_OPTION_PREFIXES
 from missions.roots import LAYOUT_SETTINGS, layout_lines, layout_problems
 
-_TOML_COMMENT = re.compile(r"#[^\n]*")
 _UNSAFE_WORD = re.compile(r"(?:debug|bootstrap)\s*[\.»]")
 #: ``-D`` with an unsafe option in any string of lakefile.lean, ``weak.`` prefixes included
 _UNSAFE_D = re.compile(
@@ -109,6 +108,7 @@ def _lean_settings(root: Path, text: str, links: bool) -> list[UnsafeSetting]:
         found.append(UnsafeSetting("lakefile.lean", offset_line, message, kind))
 
     source = lex(text)
+    arguments: list[tuple[int, str]] = []  # after the options: theirs is the clearer reason
     for index, (kind, value, offset) in enumerate(source.tokens):
         line = source.line(offset)
         unsafe = (kind == IDENT and option_is_unsafe(value)) or (
@@ -127,13 +127,13 @@ def _lean_settings(root: Path, text: str, links: bool) -> list[UnsafeSetting]:
             elif value in ARGUMENT_SETTINGS:
                 strings = [t for k, t, _ in items if k == STRING]
                 for argument in unknown_arguments([_string_value(t) for t in strings]):
-                    add(line, _argument_message(argument))
+                    arguments.append((line, _argument_message(argument)))
         elif links and kind == IDENT and value in FOREIGN_CODE_SETTINGS:
             add(line, f"`{value}` links foreign or precompiled code into the build", "link")
-    for line, message in _configuration_code(text):
+    for line, message in [*arguments, *_configuration_code(text)]:
         add(line, message)
     found.extend(_layout_settings(root, source))
-    return found
+    return _one_per_line(found)
 
 
 def _configuration_code(text: str) -> Iterator[tuple[int, str]]:
@@ -189,8 +189,7 @@ def _configuration_code(text: str) -> Iterator[tuple[int, str]]:
 def _toml_settings(text: str, links: bool) -> list[UnsafeSetting]:
     found: list[UnsafeSetting] = []
     lines = text.splitlines()
-    #: without comments (a line with a string keeps its text: `#` may be inside the string)
-    codes = [_TOML_COMMENT.sub("", line) if '"' not in line else line for line in lines]
+    codes = [_toml_code(line) for line in lines]
     for number, (line, code) in enumerate(zip(lines, codes, strict=True), start=1):
         if _UNSAFE_WORD.search(code):
             found.append(
@@ -227,7 +226,9 @@ def _toml_settings(text: str, links: bool) -> list[UnsafeSetting]:
             )
         elif key in ARGUMENT_SETTINGS:
             arguments = value if isinstance(value, list) else [value]
-            for argument in unknown_arguments([a if isinstance(a, str) else "" for a in arguments]):
+            for argument in unknown_arguments(
+                [a if isinstance(a, str) else repr(a) for a in arguments]
+            ):
                 found.append(UnsafeSetting("lakefile.toml", where, _argument_message(argument)))
         elif key in ("leanOptions", "moreServerOptions") and isinstance(value, dict):
             for name in _toml_option_names(value):
@@ -240,10 +241,35 @@ def _toml_settings(text: str, links: bool) -> list[UnsafeSetting]:
                         )
                     )
     # one finding per line: the parsed reading repeats what the line-wise one saw
+    return _one_per_line(found)
+
+
+def _one_per_line(found: list[UnsafeSetting]) -> list[UnsafeSetting]:
+    """The first finding of each line: one reason per line is enough to make every target
+    unproved, and two readings of one setting (a pattern and the parsed value) repeat it."""
     unique: dict[int, UnsafeSetting] = {}
     for setting in found:
         unique.setdefault(setting.line, setting)
     return list(unique.values())
+
+
+def _toml_code(line: str) -> str:
+    """A TOML line without its comment: the text before the first ``#`` outside a string."""
+    quote: str | None = None
+    escaped = False
+    for index, char in enumerate(line):
+        if quote is None:
+            if char == "#":
+                return line[:index]
+            if char in "\"'":
+                quote = char
+        elif escaped:
+            escaped = False
+        elif char == "\\" and quote == '"':
+            escaped = True
+        elif char == quote:
+            quote = None
+    return line
 
 
 def _toml_items(data: Any) -> Iterator[tuple[str, Any]]:
@@ -281,14 +307,17 @@ def unknown_arguments(arguments: list[str]) -> list[str]:
     """The ``lean`` command-line arguments not known to be harmless.
 
     Over-approximates: a flag off the list (``--plugin``, ``--load-dynlib``, anything new), a
-    positional argument, or a string with an escape the scanner does not decode all count.
+    positional argument, a string with an escape the scanner does not decode, and ``-D`` with
+    an option that weakens checking (``-Ddebug.…``, ``-D weak.debug.…``) all count.
     """
     unknown: list[str] = []
-    expects_value = False
+    expects_value: str | None = None  # the flag whose value comes next
     for argument in arguments:
-        if expects_value:
-            expects_value = False
+        if expects_value is not None:
+            flag, expects_value = expects_value, None
             if not argument.startswith("-") and "\\" not in argument:
+                if flag == "-D" and _unsafe_definition(argument):
+                    unknown.append(argument)
                 continue
         if "\\" in argument or not argument.startswith("-"):
             unknown.append(argument)
@@ -299,11 +328,17 @@ def unknown_arguments(arguments: list[str]) -> list[str]:
         else:
             flag, attached = argument[:2], len(argument) > 2
         takes_value = HARMLESS_FLAGS.get(flag)
-        if takes_value is None or (attached and not takes_value):
+        harmful = flag == "-D" and attached and _unsafe_definition(argument[2:])
+        if takes_value is None or (attached and not takes_value) or harmful:
             unknown.append(argument)
         elif takes_value and not attached:
-            expects_value = True
+            expects_value = flag
     return unknown
+
+
+def _unsafe_definition(definition: str) -> bool:
+    """Whether ``name=value`` (a ``-D`` argument) sets an option that weakens checking."""
+    return option_is_unsafe(definition.partition("=")[0].strip())
 
 
 def _argument_message(argument: str) -> str:
