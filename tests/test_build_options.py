@@ -74,7 +74,7 @@ def test_lakefile_comment_mentioning_an_option_is_text(workspace: Path) -> None:
         + "-- never set debug.skipKernelTC here\n/- nor «debug».byAsSorry -/\n",
         encoding="utf-8",
     )
-    assert unsafe_settings(workspace, links=True) == []
+    assert unsafe_settings(workspace) == []
     assert _goal(workspace)[0] == "proved"
 
 
@@ -159,7 +159,7 @@ def test_lakefile_declarations_and_harmless_arguments_stay_clean(
 ) -> None:
     lakefile = workspace / "lakefile.lean"
     lakefile.write_text(lakefile.read_text(encoding="utf-8") + setting + "\n", encoding="utf-8")
-    assert unsafe_settings(workspace, links=True) == []
+    assert unsafe_settings(workspace) == []
     assert _goal(workspace)[0] == "proved"
 
 

