@@ -21,7 +21,7 @@ from missions.catalog import load_catalog
 from missions.errors import InputError
 from missions.lean.scan import scan_source
 from missions.lean.workspace import load_workspace
-from missions.pins import apply_pin, pin_state
+from missions.pins import apply_pin, closure_paths, pin_state, proof_closure_digest
 from mutant_support import case_files
 
 Build = Callable[..., Path]
@@ -323,4 +323,55 @@ def test_a_first_pin_goes_right_after_the_module_whatever_follows_it(
         "  statement_pin",
         "  pinned_at",
         "  witness_stamp",
+    ]
+
+
+# ------------------------------------------------- what a kernel record and a pin point at
+def test_a_proof_closure_digest_covers_its_imports_and_ignores_comments(
+    make_workspace: Build,
+) -> None:
+    root = make_workspace(case_files(), {"case": "Formal.Case"}, use_git=False)
+    closure = ["Formal.Case.Defs", "Formal.Case.Proofs", "Formal.Case.Statements"]
+    digest = proof_closure_digest(load_workspace(root, use_cache=False), "Formal.Case.Proofs")
+    assert digest == expected_pin(root, closure)
+    defs = root / "Formal/Case/Defs.lean"
+    defs.write_text(defs.read_text(encoding="utf-8") + "-- a comment\n", encoding="utf-8")
+    assert proof_closure_digest(load_workspace(root, use_cache=False), "Formal.Case.Proofs") == (
+        digest
+    )
+    defs.write_text(defs.read_text(encoding="utf-8") + "def three : ℕ := 3\n", "utf-8")
+    moved = proof_closure_digest(load_workspace(root, use_cache=False), "Formal.Case.Proofs")
+    assert moved == expected_pin(root, closure) != digest
+    proofs = root / "Formal/Case/Proofs.lean"
+    proofs.write_text("import Formal.Case.Missing\n" + proofs.read_text("utf-8"), "utf-8")
+    assert proof_closure_digest(load_workspace(root, use_cache=False), "Formal.Case.Proofs") is (
+        None
+    )
+
+
+def test_a_missing_statements_module_keeps_the_recorded_pin(make_workspace: Build) -> None:
+    root = make_workspace(case_files(), {"case": "Formal.Case"}, use_git=False)
+    assert invoke("pin", "--root", root).exit_code == 0
+    (root / "Formal/Case/Statements.lean").unlink()
+    mission = load_catalog(root, use_cache=False).get("case").mission
+    state = pin_state(load_workspace(root, use_cache=False), mission)
+    assert state.recorded == mission.lean.statement_pin is not None
+    assert (state.modules, state.digest) == ([], None)
+    assert state.problems == ["statements module Formal.Case.Statements not found"]
+
+
+def test_closure_paths_are_where_lake_builds_each_module(make_workspace: Build) -> None:
+    files = {f"src/{path}": text for path, text in case_files().items()}
+    root = make_workspace(files, {"case": "Formal.Case"}, use_git=False)
+    lakefile = root / "lakefile.lean"
+    lakefile.write_text(
+        lakefile.read_text(encoding="utf-8").replace(
+            "package Formal where\n", 'package Formal where\n  srcDir := "src"\n'
+        ),
+        encoding="utf-8",
+    )
+    workspace = load_workspace(root, use_cache=False)
+    assert closure_paths(workspace, ["Formal.Case.Defs", "Formal.Case.Gone"]) == [
+        root / "src/Formal/Case/Defs.lean",  # scanned there
+        root / "Formal/Case/Gone.lean",  # not found: where the module name puts it
     ]
