@@ -668,7 +668,13 @@ def run_shard(
         names = sorted(k for k, v in codes.items() if v in _RECHECK)
         if not names:
             return summarize(work, module, "nothing to re-check", 0.0)
-    reset_verdicts(work, module, tests_changed=state.get("tests") != digest)
+    source_digest = hashlib.sha256(source.encode()).hexdigest()
+    changed = state.get("tests") != digest or state.get("source") != source_digest
+    reset_verdicts(work, module, tests_changed=changed)
+    if changed:
+        # which tests call which function was recorded for other code or tests: a renamed or
+        # new function would have no tests, and a new test no functions (mutmut records anew)
+        (work / "mutants" / "mutmut-stats.json").unlink(missing_ok=True)
     print(f"[{module}] tests: {' '.join(selection)}", flush=True)
     code, note = run_mutmut(work, jobs, deadline, work / "mutmut.log", names)
     if code not in (0, None):
@@ -677,8 +683,9 @@ def run_shard(
     # every run since the shard was created, so that an incremental measurement adds up
     state["wall_s"] = round(state.get("wall_s", 0.0) + result.wall_s, 1)
     result.wall_total_s = state["wall_s"]
-    if code in (0, None):  # the verdicts on record were reached with these tests
+    if code in (0, None):  # the verdicts on record were reached with these tests and code
         state["tests"] = digest
+        state["source"] = source_digest
     state_file.write_text(json.dumps(state), encoding="utf-8")
     return result
 
