@@ -101,6 +101,7 @@ MODULES: dict[str, list[str]] = {
         "tests/test_gate_rules.py",
         "tests/test_scan_cases.py",
         "tests/test_kernel_tier.py",
+        "tests/test_dependencies.py",
         "tests/test_mutants_status.py",
     ],
     "pins": [
