@@ -421,3 +421,58 @@ def test_a_proof_module_in_the_statement_closure_is_named_with_its_mission(
             "statement closure of case imports proof module Formal.Case.ProofHelpers",
         )
     ]
+
+
+def test_every_target_owing_a_record_is_reported_not_only_up_to_the_first_clean_one(
+    demo_workspace: Callable[..., Path],
+) -> None:
+    root = demo_workspace(use_git=True)  # step, then goal: both proved and committed
+    commit(root, "both proved")
+    yaml = root / "missions" / "demo.yaml"
+    text = yaml.read_text(encoding="utf-8")
+    goal_status = text.rindex("status: proved")  # the last target, after a clean one
+    yaml.write_text(text[:goal_status] + "status: stated" + text[goal_status + 14 :], "utf-8")
+    found = [(v["rule"], v["target"]) for v in gate_json(root)[1]]
+    assert ("status-regression", "goal") in found
+    assert ("status-regression", "step") not in found
+
+
+def test_a_loss_to_no_status_says_so(proved: Path) -> None:
+    path = proved / YAML_PATH
+    path.write_text(
+        path.read_text(encoding="utf-8").replace("    status: proved\n", ""), encoding="utf-8"
+    )
+    commit(proved, "drop the status")
+    messages = [m for rule, m in regression_messages(proved) if rule == "status-regression"]
+    assert messages and "(now not recorded)" in messages[0], messages
+
+
+def test_a_recorded_loss_still_to_be_synced_asks_for_sync(proved: Path) -> None:
+    break_proof(proved)  # the sources say stated; the YAML still says proved
+    path = proved / YAML_PATH
+    path.write_text(
+        path.read_text(encoding="utf-8")
+        + "regressions:\n  - {target: goal, from: proved, to: stated, date: 2026-01-01, "
+        "reason: the lemma moved}\n",
+        encoding="utf-8",
+    )
+    assert regression_messages(proved) == [
+        (
+            "status-drift",
+            "YAML says proved (source evidence), computed stated (source evidence); run "
+            "`missions sync`",
+        )
+    ]
+
+
+def test_a_long_placeholder_is_quoted_to_sixty_characters(
+    demo_workspace: Callable[..., Path],
+) -> None:
+    long = "TODO " + "x" * 80
+    root = demo_workspace()
+    yaml = root / "missions" / "demo.yaml"
+    text = yaml.read_text(encoding="utf-8")
+    yaml.write_text(text.replace("summary: >\n", f"summary: >\n  {long}\n", 1), "utf-8")
+    placeholders = [v["message"] for v in gate_json(root)[1] if v["rule"] == "placeholder"]
+    assert placeholders, gate_json(root)
+    assert long[:60] in placeholders[0] and long[:61] not in placeholders[0]
