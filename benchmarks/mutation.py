@@ -105,6 +105,8 @@ MODULES: dict[str, list[str]] = {
         "tests/test_scan_cases.py",
         "tests/test_kernel_tier.py",
         "tests/test_dependencies.py",
+        "tests/test_placeholders.py",
+        "tests/test_layout.py",
         "tests/test_mutants_status.py",
     ],
     "pins": [

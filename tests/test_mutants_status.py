@@ -416,3 +416,52 @@ def test_a_copy_of_the_proof_outside_the_mission_is_not_the_mission_s(
     )
     found = outcome(make_workspace, files)
     assert (found.status, found.reasons) == ("proved", [])
+
+
+def test_statement_shape_message(make_workspace: Build) -> None:
+    shaped = outcome(make_workspace, case_files(statements="def Goal (n : ℕ) : Prop := n = n\n"))
+    assert shaped.says(
+        "statement Formal.Case.Goal must be `def Goal : Prop := ...` with no parameters"
+    )
+
+
+def test_an_abbrev_statement_is_a_statement(make_workspace: Build) -> None:
+    files = case_files(statements="abbrev Goal : Prop := two = 2\n")
+    assert outcome(make_workspace, files).status == "proved"
+
+
+def test_a_proof_cut_off_by_exit_names_where(make_workspace: Build) -> None:
+    cut = outcome(make_workspace, case_files(proofs="#exit\n\ntheorem goal : Goal := rfl\n"))
+    assert cut.status == "stated"
+    assert (
+        "proof Formal.Case.goal is missing from the sources (`#exit` at "
+        "Formal/Case/Proofs.lean:5 cuts off what follows)"
+    ) in cut.reasons, cut.reasons
+
+
+def test_a_missing_proof_without_exit_says_only_that(make_workspace: Build) -> None:
+    plain = outcome(make_workspace, case_files(proofs="theorem other : Goal := rfl\n"))
+    assert "proof Formal.Case.goal is missing from the sources" in plain.reasons
+
+
+def test_a_statement_changed_since_its_pin_says_so(make_workspace: Build) -> None:
+    moved = outcome(
+        make_workspace,
+        case_files(),
+        after_pin={
+            "Formal/Case/Defs.lean": "import Mathlib\nnamespace Formal.Case\n"
+            "def two : ℕ := 3\nend Formal.Case\n"
+        },
+    )
+    assert "statement closure changed since it was pinned" in moved.reasons
+
+
+def test_a_notation_spelling_the_statement_counts_for_a_fully_named_type(
+    make_workspace: Build,
+) -> None:
+    files = case_files(
+        proofs='local notation "Goal" => True\ntheorem goal : Formal.Case.Goal := trivial\n'
+    )
+    found = outcome(make_workspace, files)
+    assert found.status == "stated", found.reasons
+    assert found.says("may change what `Formal.Case.Goal` means"), found.reasons

@@ -303,3 +303,27 @@ def test_lakefile_toml_arguments_are_read_from_the_parsed_file(
     found = unsafe_settings(tmp_path)
     assert [s.line for s in found] == [line], found
     assert message in found[0].message
+
+
+@pytest.mark.parametrize(
+    ("text", "lines"),
+    [
+        # `#` in a string is text; the comment after it is cut, with what it mentions
+        ('name = "a#b" # debug.skipKernelTC\n', []),
+        ('name = "" # debug.skipKernelTC\n', []),
+        ('name = "\\\\" # debug.skipKernelTC\n', []),
+        # an escaped quote does not end a basic string; a literal string has no escapes
+        ('name = "a\\"# debug.skipKernelTC"\n', [1]),
+        ("name = 'a\\' # debug.skipKernelTC\n", []),
+    ],
+)
+def test_lakefile_toml_comments_end_where_toml_says(
+    tmp_path: Path, text: str, lines: list[int]
+) -> None:
+    (tmp_path / "lakefile.toml").write_text(text, encoding="utf-8")
+    assert [s.line for s in unsafe_settings(tmp_path)] == lines
+
+
+def test_a_guillemet_debug_definition_anywhere_in_lakefile_lean_counts(tmp_path: Path) -> None:
+    text = 'import Lake\nopen Lake DSL\ndef d := "-D«debug».skipKernelTC=true"\npackage x\n'
+    assert [line for line, _ in lakefile_findings(tmp_path, text)] == [3]
