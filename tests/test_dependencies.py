@@ -152,8 +152,27 @@ CHAIN_TARGET = """\
 """
 
 
+#: A target proved in another repository, for a chain that declares it.
+EXTERNAL_TARGET = """\
+  - id: elsewhere
+    kind: external
+    title: "Proved in another repository"
+    informal: >
+      Elsewhere.
+    source: chain2024
+    external: {repository: "github.com/example/lean", commit: "0123456789"}
+    depends_on: []
+    provenance: {statement: literature-sourced, proof: external}
+"""
+
+
 def chain_workspace(
-    make_workspace: Callable[..., Path], last_depends: str, last_proof: str
+    make_workspace: Callable[..., Path],
+    last_depends: str,
+    last_proof: str,
+    *,
+    first_proof: str = "rfl",
+    extra_targets: str = "",
 ) -> Path:
     targets = [
         ("first", "milestone", ""),
@@ -164,10 +183,11 @@ def chain_workspace(
         targets="".join(
             CHAIN_TARGET.format(id=i, kind=k, Name=i.capitalize(), depends=d) for i, k, d in targets
         )
+        + extra_targets
     )
     statements = "".join(f"def {i.capitalize()} : Prop := 1 + 1 = 2\n\n" for i, _, _ in targets)
     proofs = (
-        "theorem first : First := rfl\n\n"
+        f"theorem first : First := {first_proof}\n\n"
         "theorem middle : Middle := first\n\n"
         f"theorem last : Last := {last_proof}\n"
     )
@@ -229,3 +249,56 @@ def test_reports_list_the_warnings_apart_from_the_violations(
     index = (site / "index.html").read_text(encoding="utf-8")
     assert "1 warning (they do not fail the gate)" in index
     assert "may use the proof of step" in index
+
+
+#: How every source-reach warning ends: it is a possibility, the kernel decides.
+SOURCE_REACH = " (source reach; `check --lean` decides)"
+
+
+def test_the_warning_lists_every_unreachable_declaration_in_words(
+    make_workspace: Callable[..., Path],
+) -> None:
+    [message] = warnings_of(chain_workspace(make_workspace, "first, middle", "rfl"))
+    assert (
+        message == "declared but unreachable from Formal.Chain.last: first, middle" + SOURCE_REACH
+    )
+
+
+def test_the_warning_lists_every_undeclared_use_in_words(
+    make_workspace: Callable[..., Path],
+) -> None:
+    [message] = warnings_of(chain_workspace(make_workspace, "", "(fun _ => middle) first"))
+    assert message == (
+        "Formal.Chain.last may use the proof of first, middle, which depends_on does not declare"
+        + SOURCE_REACH
+    )
+
+
+def test_both_disagreements_of_one_target_are_one_warning(
+    make_workspace: Callable[..., Path],
+) -> None:
+    [message] = warnings_of(chain_workspace(make_workspace, "first", "middle"))
+    assert message == (
+        "declared but unreachable from Formal.Chain.last: first; "
+        "Formal.Chain.last may use the proof of middle, which depends_on does not declare"
+        + SOURCE_REACH
+    )
+
+
+def test_an_unbounded_target_does_not_silence_the_targets_after_it(
+    make_workspace: Callable[..., Path],
+) -> None:
+    # `first` searches the environment and `middle` reaches it: nothing is known of either.
+    # `last` reaches neither, so declaring both is certainly wrong.
+    root = chain_workspace(make_workspace, "first, middle", "rfl", first_proof="by exact?")
+    _, data = check(root)
+    assert [w["target"] for w in data["warnings"]] == ["last"]
+
+
+def test_declaring_an_external_target_is_never_unreachable(
+    make_workspace: Callable[..., Path],
+) -> None:
+    root = chain_workspace(
+        make_workspace, "middle, elsewhere", "middle", extra_targets=EXTERNAL_TARGET
+    )
+    assert warnings_of(root) == []

@@ -8,15 +8,21 @@ violations name which file, line and fix.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from conftest import gate_json, git, invoke, line_of
-from missions.catalog import load_catalog
+from missions import gitinfo
+from missions.catalog import CheckedBy, load_catalog
+from missions.gate import kernel_record_problem, standing_status
 from missions.lean.workspace import load_workspace
 from missions.pins import proof_closure_digest
-from missions.status import analyze
+from missions.status import Analysis, TargetStatus, analyze
+from missions.toolchain import PINNED_MATHLIB
 from mutant_support import case_files, outcome
 from test_ratchet import PROOFS, YAML_PATH, break_proof, commit, proved, rules, run, set_status
 
@@ -476,3 +482,116 @@ def test_a_long_placeholder_is_quoted_to_sixty_characters(
     placeholders = [v["message"] for v in gate_json(root)[1] if v["rule"] == "placeholder"]
     assert placeholders, gate_json(root)
     assert long[:60] in placeholders[0] and long[:61] not in placeholders[0]
+
+
+# ------------------------------------------- why a recorded kernel verdict no longer stands
+
+KERNEL_COMMIT = "0123456789abcdef0123456789abcdef01234567"
+
+
+def kernel_claim(
+    root: Path, checked: CheckedBy | None, *, evidence: str = "kernel"
+) -> tuple[Analysis, TargetStatus]:
+    """The analysis of ``root`` and its first target (step, proved from source) as if the YAML
+    recorded ``evidence`` with ``checked`` and the status ``proved``."""
+    analysis = analyze(load_catalog(root, use_cache=False), load_workspace(root, use_cache=False))
+    status = analysis.missions[0].targets[0]
+    target = status.target.model_copy(
+        update={"evidence": evidence, "checked": checked, "status": "proved"}
+    )
+    return analysis, dataclasses.replace(status, target=target)
+
+
+def closure_of_step(analysis: Analysis, status: TargetStatus) -> str:
+    assert status.proof_decl is not None
+    return proof_closure_digest(analysis.workspace, status.proof_decl[0].name)
+
+
+@pytest.fixture
+def demo(demo_workspace: Callable[..., Path]) -> Path:
+    """The demo workspace, synced, in one git commit."""
+    return demo_workspace(use_git=True)
+
+
+def test_a_record_stands_while_its_closure_digest_and_mathlib_do(demo: Path) -> None:
+    analysis, status = kernel_claim(demo, None)
+    digest = closure_of_step(analysis, status)
+    for checked in (
+        CheckedBy(lean="4.30.0", closure=digest),
+        CheckedBy(lean="4.30.0", closure=digest, mathlib=PINNED_MATHLIB),
+        CheckedBy(lean="4.30.0", commit=git(demo, "rev-parse", "HEAD")),
+    ):
+        analysis, status = kernel_claim(demo, checked)
+        assert kernel_record_problem(analysis, status) is None, checked
+        assert standing_status(analysis, status) == "proved"
+
+
+def test_only_a_kernel_record_outranks_the_scan(demo: Path) -> None:
+    analysis, status = kernel_claim(demo, None)
+    checked = CheckedBy(lean="4.30.0", closure=closure_of_step(analysis, status))
+    analysis, status = kernel_claim(demo, checked, evidence="source")
+    computed = dataclasses.replace(status, status="stated")
+    assert standing_status(analysis, computed) == "stated"
+    analysis, status = kernel_claim(demo, checked)
+    assert standing_status(analysis, dataclasses.replace(status, status="stated")) == "proved"
+    # a verdict the kernel gave in this very run is not a record to stand on
+    fresh = dataclasses.replace(status, status="stated", evidence="kernel")
+    assert standing_status(analysis, fresh) == "stated"
+
+
+def test_why_a_record_does_not_stand_in_words(demo: Path) -> None:
+    """Each reason names what to do or what moved, with commits cut to twelve characters."""
+    analysis, status = kernel_claim(demo, None)
+    assert kernel_record_problem(analysis, status) == (
+        "no `checked:` record says what checked it (only `missions sync --lean` writes one)"
+    )
+    analysis, status = kernel_claim(demo, CheckedBy(lean="4.30.0", closure="sha256:0"))
+    assert kernel_record_problem(analysis, dataclasses.replace(status, proof_decl=None)) == (
+        "the proof is not in the sources"
+    )
+    other = "f" * 40
+    analysis, status = kernel_claim(demo, CheckedBy(lean="4.30.0", mathlib=other, closure="x"))
+    assert kernel_record_problem(analysis, status) == (
+        f"it was checked against Mathlib {other[:12]}; the workspace now has {PINNED_MATHLIB[:12]}"
+    )
+    analysis, status = kernel_claim(demo, CheckedBy(lean="4.30.0", closure="sha256:0"))
+    assert kernel_record_problem(analysis, status) == (
+        "the proof's import closure changed since the kernel checked it"
+    )
+    analysis, status = kernel_claim(demo, CheckedBy(lean="4.30.0"))
+    assert kernel_record_problem(analysis, status) == (
+        "the record names neither the closure digest nor the commit the kernel checked"
+    )
+    analysis, status = kernel_claim(demo, CheckedBy(lean="4.30.0", commit=KERNEL_COMMIT))
+    assert kernel_record_problem(analysis, status) == (
+        "git cannot find commit 0123456789ab here (a shallow clone? fetch the full history)"
+    )
+
+
+def test_a_file_changed_since_the_checked_commit_is_named(demo: Path) -> None:
+    head = git(demo, "rev-parse", "HEAD")
+    proofs = demo / "Formal/Demo/Proofs.lean"
+    proofs.write_text(proofs.read_text(encoding="utf-8") + "\n-- edited\n", encoding="utf-8")
+    analysis, status = kernel_claim(demo, CheckedBy(lean="4.30.0", commit=head))
+    assert kernel_record_problem(analysis, status) == (
+        f"Formal/Demo/Proofs.lean changed since commit {head[:12]}, which the kernel checked"
+    )
+
+
+@pytest.mark.parametrize(
+    ("count", "named"),
+    [
+        (3, "A0.lean, A1.lean, A2.lean"),
+        (4, "A0.lean, A1.lean, A2.lean and 1 more"),
+        (6, "A0.lean, A1.lean, A2.lean and 3 more"),
+    ],
+)
+def test_at_most_three_changed_files_are_named(
+    demo: Path, monkeypatch: pytest.MonkeyPatch, count: int, named: str
+) -> None:
+    changed = [demo / f"A{i}.lean" for i in range(count)]
+    monkeypatch.setattr(gitinfo, "changed_since", lambda root, since, paths: changed)
+    analysis, status = kernel_claim(demo, CheckedBy(lean="4.30.0", commit=KERNEL_COMMIT))
+    assert kernel_record_problem(analysis, status) == (
+        f"{named} changed since commit 0123456789ab, which the kernel checked"
+    )
