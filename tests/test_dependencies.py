@@ -173,6 +173,8 @@ def chain_workspace(
     *,
     first_proof: str = "rfl",
     extra_targets: str = "",
+    leading_targets: str = "",
+    helpers: str = "",
 ) -> Path:
     targets = [
         ("first", "milestone", ""),
@@ -180,7 +182,8 @@ def chain_workspace(
         ("last", "goal", last_depends),
     ]
     yaml = CHAIN_YAML.format(
-        targets="".join(
+        targets=leading_targets
+        + "".join(
             CHAIN_TARGET.format(id=i, kind=k, Name=i.capitalize(), depends=d) for i, k, d in targets
         )
         + extra_targets
@@ -189,6 +192,7 @@ def chain_workspace(
     proofs = (
         f"theorem first : First := {first_proof}\n\n"
         "theorem middle : Middle := first\n\n"
+        f"{helpers}"
         f"theorem last : Last := {last_proof}\n"
     )
     files = {
@@ -302,3 +306,27 @@ def test_declaring_an_external_target_is_never_unreachable(
         make_workspace, "middle, elsewhere", "middle", extra_targets=EXTERNAL_TARGET
     )
     assert warnings_of(root) == []
+
+
+def test_a_target_without_a_proof_before_the_others_hides_no_use(
+    make_workspace: Callable[..., Path],
+) -> None:
+    root = chain_workspace(
+        make_workspace, "", "(fun _ => middle) first", leading_targets=EXTERNAL_TARGET
+    )
+    assert [w["message"] for w in check(root)[1]["warnings"]] == [
+        "Formal.Chain.last may use the proof of first, middle, which depends_on does not declare"
+        + SOURCE_REACH
+    ]
+
+
+def test_a_use_after_something_already_reached_still_counts(
+    make_workspace: Callable[..., Path],
+) -> None:
+    # `last` reaches `Last` itself, then `aux`; `aux` names `Last` again before `first`.
+    helper = "theorem aux : Last := (fun _ => first) Last\n\n"
+    root = chain_workspace(make_workspace, "", "(fun _ => aux) Last", helpers=helper)
+    assert warnings_of(root) == [
+        "Formal.Chain.last may use the proof of first, which depends_on does not declare"
+        + SOURCE_REACH
+    ]

@@ -17,7 +17,7 @@ import pytest
 from conftest import invoke, line_of, status_json
 from missions.catalog import load_catalog
 from missions.lean.workspace import load_workspace
-from missions.status import Violation, analyze
+from missions.status import Violation, _single, analyze, mission_state, summary_of
 from mutant_support import case_files, outcome
 from test_mutants_pins import two_missions
 
@@ -465,3 +465,59 @@ def test_a_notation_spelling_the_statement_counts_for_a_fully_named_type(
     found = outcome(make_workspace, files)
     assert found.status == "stated", found.reasons
     assert found.says("may change what `Formal.Case.Goal` means"), found.reasons
+
+
+@pytest.mark.parametrize(
+    ("statuses", "state"),
+    [
+        (["proved", "external"], "complete"),  # what lives elsewhere is not owed here
+        (["external"], "open"),  # nothing counted: nothing complete
+        (["proved", "stated", "external"], "open"),
+        (["external", "missing", "proved"], "incomplete"),
+    ],
+)
+def test_external_targets_are_never_counted_for_the_mission_state(
+    statuses: list[str], state: str
+) -> None:
+    assert mission_state(statuses) == state
+
+
+def test_the_summary_counts_drafts_only_when_there_are_some() -> None:
+    def mission(status: str, *targets: str) -> dict[str, Any]:
+        return {"status": status, "targets": [{"status": t} for t in targets]}
+
+    assert summary_of([mission("complete", "proved")]) == {
+        "missions": 1,
+        "targets": 1,
+        "proved": 1,
+        "stated": 0,
+        "missing": 0,
+        "external": 0,
+        "complete": 1,
+        "draft": 0,
+    }
+    counts = summary_of([mission("draft", "stated"), mission("open", "external", "missing")])
+    assert (counts["draft"], counts["complete"], counts["targets"]) == (1, 0, 3)
+
+
+def test_a_copy_in_another_library_is_not_the_missions_declaration(make_workspace: Build) -> None:
+    """Without the mission's root module, a name declared in two libraries is read in the
+    library the root module names (its first component), as Comparator challenges restate
+    every proof under ``Challenge``."""
+    files = case_files()
+    files["comparator/Challenge/Case.lean"] = (
+        "import Formal.Case.Statements\n\nnamespace Formal.Case\n\n"
+        "theorem goal : Goal := sorry\n\nend Formal.Case\n"
+    )
+    root = make_workspace(files, use_git=False)
+    workspace = load_workspace(root, use_cache=False)
+    assert {m.name for m, _ in workspace.lookup("Formal.Case.goal")} == {
+        "Formal.Case.Proofs",
+        "Challenge.Case",
+    }
+    for root_module in ("Formal.Case.Sub.Missing", "Formal"):
+        found, entries = _single(workspace, "Formal.Case.goal", root_module)
+        assert found is not None and found[0].name == "Formal.Case.Proofs", root_module
+        assert [m.name for m, _ in entries] == ["Formal.Case.Proofs"]
+    found, entries = _single(workspace, "Formal.Case.goal", "Elsewhere.Root")
+    assert found is None and len(entries) == 2  # neither copy is that library's: ambiguous
