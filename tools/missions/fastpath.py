@@ -9,7 +9,9 @@ understand, falls through to the full command, which stores a fresh result.
 
 from __future__ import annotations
 
+import codecs
 import hashlib
+import io
 import os
 import sys
 
@@ -150,8 +152,26 @@ def try_status(argv: list[str]) -> bool:
     return True
 
 
+def utf8_output() -> None:
+    """Write UTF-8 whatever the locale says, as git and cargo do.
+
+    JSON is UTF-8 by definition (RFC 8259), the stored fast-path output is UTF-8 bytes, and
+    the messages hold dashes and mathematical names: in a C-locale container an ASCII stdout
+    would turn the first of them into a crash.
+    """
+    for stream in (sys.stdout, sys.stderr):
+        encoding = getattr(stream, "encoding", None) or "ascii"
+        try:
+            utf8 = codecs.lookup(encoding).name == "utf-8"
+        except LookupError:
+            utf8 = False
+        if not utf8 and isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(encoding="utf-8")
+
+
 def main() -> None:
     """Console entry point: the fast path when it applies, else the full CLI."""
+    utf8_output()
     if try_status(sys.argv[1:]):
         return
     from missions.cli import main as cli_main
