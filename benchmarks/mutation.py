@@ -669,9 +669,10 @@ def run_shard(
     state = json.loads(state_file.read_text()) if state_file.is_file() else {}
     names = None
     if recheck:
-        # only the mutants no test killed yet, named to mutmut (which then runs just those)
+        # only the mutants no test killed yet (survivors, and those never run), named to
+        # mutmut, which then runs just those
         codes = read_meta(work, module).get("exit_code_by_key", {})
-        names = sorted(k for k, v in codes.items() if v in _RECHECK)
+        names = sorted(k for k, v in codes.items() if v is None or v in _RECHECK)
         if not names:
             return summarize(work, module, "nothing to re-check", 0.0)
     source_digest = hashlib.sha256(source.encode()).hexdigest()

@@ -595,3 +595,20 @@ def test_at_most_three_changed_files_are_named(
     assert kernel_record_problem(analysis, status) == (
         f"{named} changed since commit 0123456789ab, which the kernel checked"
     )
+
+
+def test_a_recorded_loss_does_not_hide_an_unrecorded_one_after_it(
+    demo_workspace: Callable[..., Path],
+) -> None:
+    root = demo_workspace(use_git=True)  # step, then goal: both proved and committed
+    commit(root, "both proved")
+    yaml = root / "missions" / "demo.yaml"
+    text = yaml.read_text(encoding="utf-8").replace("status: proved", "status: stated")
+    yaml.write_text(
+        text + "regressions:\n  - {target: step, from: proved, to: stated, date: 2026-01-01, "
+        "reason: the milestone is reworked}\n",
+        encoding="utf-8",
+    )
+    found = [(v["rule"], v["target"]) for v in gate_json(root)[1]]
+    assert ("status-regression", "goal") in found  # step's loss is on record, goal's is not
+    assert ("status-regression", "step") not in found

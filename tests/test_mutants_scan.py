@@ -301,6 +301,17 @@ def test_open_in_applies_to_the_next_command_only() -> None:
     assert "Qux" in opens["f"]  # and through an inert command's `in`
 
 
+def test_an_open_after_an_in_prefix_is_read_as_file_wide() -> None:
+    """Lean scopes the ``open`` that follows ``set_option … in`` to that one command; the scan
+    may read it wider, never narrower than the commands after it (an over-approximation)."""
+    scan = scan_source(
+        "set_option autoImplicit false in\nopen Foo\n"
+        "theorem a : True := trivial\ntheorem b : True := trivial\n"
+    )
+    opens = {d.name: d.opens for d in scan.decls}
+    assert "Foo" in opens["a"] and "Foo" in opens["b"]
+
+
 def test_unknown_hash_commands_are_recorded_at_their_line() -> None:
     scan = scan_source("theorem a : True := trivial\n#foo_cmd x\n#check Nat\n#exit\n")
     assert scan.unknown == [(2, "#foo_cmd")]  # `#check` is inert, `#exit` ends the file
@@ -421,6 +432,8 @@ def test_native_is_native_computation_only_as_a_config_flag() -> None:
     )
     assert [(f.line, f.code) for f in scan.findings] == [(2, "native"), (3, "native")]
     assert [d.natives for d in scan.decls] == [[], [2], [3], []]
+    # the first word of a file has no flag sign before it, whatever the file ends with
+    assert scan_source("native x +").findings == []
 
 
 @pytest.mark.parametrize(
