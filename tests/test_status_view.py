@@ -20,7 +20,14 @@ from typer.testing import CliRunner
 
 from conftest import copy_repo_workspace
 from missions.cli import app
-from missions.render import print_status, show_lines, status_lines, summary_line
+from missions.render import (
+    advice_lines,
+    frontier_lines,
+    print_status,
+    show_lines,
+    status_lines,
+    summary_line,
+)
 
 runner = CliRunner()
 LONG_TOKEN = "Formal/" + "VeryLongDirectoryName/" * 6 + "Proofs.lean:12"
@@ -153,6 +160,71 @@ def test_colour_only_on_a_terminal_and_never_with_no_color(
     assert coloured(True) and not coloured(False)
     monkeypatch.setenv("NO_COLOR", "1")
     assert not coloured(True)
+
+
+@pytest.fixture(scope="module")
+def frontier(repo: Path) -> dict[str, Any]:
+    """``next --json`` of the repository's copy, plus an item whose heading and reason are
+    too long for any terminal line."""
+    result = runner.invoke(app, ["next", "--json", "--root", str(repo)])
+    assert result.exit_code == 0, result.stderr
+    loaded: dict[str, Any] = json.loads(result.stdout)
+    loaded["frontier"].append(
+        {
+            "mission": "zz-synthetic",
+            "target": "a-target-with-a-rather-long-identifier-indeed",
+            "kind": "milestone",
+            "status": "stated",
+            "file": LONG_TOKEN.rsplit(":", 1)[0],
+            "line": 12,
+            "reasons": ["sorry in Formal.Something.quite_long_name at " + LONG_TOKEN],
+        }
+    )
+    return loaded
+
+
+def plain(lines: list[Any]) -> list[str]:
+    return [line.plain for line in lines]
+
+
+@pytest.mark.parametrize("width", [80, 120])
+def test_the_frontier_fits_the_terminal_and_pipes_whole(
+    frontier: dict[str, Any], width: int
+) -> None:
+    fitted = plain(frontier_lines(frontier, width=width))
+    for line in fitted:
+        if len(line) > width:  # only a word that cannot fit anywhere may stick out
+            assert any(len(word) > width - 6 for word in line.split()), line
+    piped = plain(frontier_lines(frontier))
+    assert words(" ".join(fitted)) == words(" ".join(piped))
+    with_reasons = sum(1 for item in frontier["frontier"] if item["reasons"])
+    assert len(piped) == len(frontier["frontier"]) + with_reasons
+    headings = [line for line in piped if not line.startswith(" ")]
+    for item, heading in zip(frontier["frontier"], headings, strict=True):
+        assert heading.startswith(f"{item['mission']}/{item['target']} ({item['kind']}) ")
+        assert heading.endswith(f"  {item['file']}:{item['line']}")
+    assert any(len(line) > 120 for line in piped)  # long lines stay long
+
+
+def test_next_prints_the_renderer_s_lines(repo: Path, frontier: dict[str, Any]) -> None:
+    result = runner.invoke(app, ["next", "--root", str(repo)])
+    assert result.exit_code == 0
+    real = {**frontier, "frontier": frontier["frontier"][:-1]}
+    count = len(real["frontier"])
+    expected = plain(frontier_lines(real))
+    assert result.stdout.splitlines() == [
+        *expected,
+        f"{count} target{'s' if count != 1 else ''} on the frontier",
+    ]
+
+
+def test_doctor_advice_wraps_under_its_arrow() -> None:
+    advice = ["install elan " + "word " * 30 + "done", "short"]
+    fitted = plain(advice_lines(advice, width=40))
+    assert fitted[0].startswith("→ install elan ") and fitted[-1] == "→ short"
+    assert all(len(line) <= 40 for line in fitted)
+    assert all(line.startswith("  ") for line in fitted[1:-1])
+    assert plain(advice_lines(advice)) == [f"→ {' '.join(advice[0].split())}", "→ short"]
 
 
 def test_summary_line_counts_and_plurals() -> None:

@@ -60,7 +60,13 @@ from missions.pins import (
     pin_commit,
     pin_state,
 )
-from missions.render import plural, print_status, show_lines, status_text
+from missions.render import (
+    advice_lines,
+    frontier_lines,
+    plural,
+    print_status,
+    show_lines,
+)
 from missions.report import gate_json, report_json, report_markdown, status_json
 from missions.roots import check_root, find_root
 from missions.scaffold import plan, write
@@ -773,14 +779,9 @@ def next_(ids: IdsArgument = None, root: RootOption = None, as_json: JsonOption 
     if not items:
         out.print("nothing on the frontier: every open target waits on an unproved dependency")
         return
-    for item in items:
-        line = Text(f"{item.mission}/{item.target}", style="bold")
-        line.append(f" ({item.kind}) ")
-        line.append_text(status_text(item.status))
-        line.append(f"  {item.file}:{item.line}")
-        out.print(line, soft_wrap=True)
-        if item.reasons:
-            out.print(Text(f"    {item.reasons[0]}", style="dim"), soft_wrap=True)
+    width = out.width if out.is_terminal else None
+    lines = frontier_lines(frontier_json(analysis, items), width=width)
+    out.print(Text("\n").join(lines), soft_wrap=True)
     out.print(f"{plural(len(items), 'target')} on the frontier")
 
 
@@ -1152,8 +1153,9 @@ def doctor(root: RootOption = None, as_json: JsonOption = False) -> None:
         for tool in report_data.tools:
             tools.add_row(tool.name, tool.path or Text("not found", "yellow"), tool.version or "-")
         out.print(tools, soft_wrap=False)
-        for line in report_data.advice:
-            out.print(Text(f"→ {line}"))
+        width = out.width if out.is_terminal else None
+        for line in advice_lines(report_data.advice, width=width):
+            out.print(line, soft_wrap=True)
     if not report_data.ok:
         raise typer.Exit(1)
 

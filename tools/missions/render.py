@@ -226,6 +226,38 @@ def print_status(console: Console, data: dict[str, Any], *, why: bool = False) -
     console.print(Text("\n").join(lines), soft_wrap=True)
 
 
+# ---------------------------------------------------------------- missions next, doctor
+
+
+def frontier_lines(data: dict[str, Any], *, width: int | None = None) -> list[Text]:
+    """``missions next`` from its JSON form: per frontier target a heading (id, kind, status,
+    where to work) and, indented, its first reason.
+
+    On a terminal a heading too wide for it puts the location on a line of its own and the
+    reason wraps at spaces; piped, each stays on one line. Only spaces ever become breaks.
+    """
+    lines: list[Text] = []
+    for item in data["frontier"]:
+        heading = Text(f"{item['mission']}/{item['target']}", style="bold")
+        heading.append(f" ({item['kind']}) ")
+        heading.append_text(status_text(item["status"]))
+        where = f"{item['file']}:{item['line']}"
+        if width is None or len(heading.plain) + 2 + len(where) <= width:
+            heading.append(f"  {where}")
+            lines.append(heading)
+        else:
+            lines.extend([heading, Text(f"  {where}")])
+        if item["reasons"]:
+            reason = wrap_words(" " * 4, item["reasons"][0], 6, width)
+            lines.extend(Text(line, style="dim") for line in reason)
+    return lines
+
+
+def advice_lines(advice: Iterable[str], *, width: int | None = None) -> list[Text]:
+    """``missions doctor``'s advice, one arrow per item, wrapped under its first word."""
+    return [Text(line) for item in advice for line in wrap_words("→ ", item, 2, width)]
+
+
 # ---------------------------------------------------------------- missions show
 
 
