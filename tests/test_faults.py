@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable
+import signal
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -123,14 +125,14 @@ def test_unreadable_file_is_a_local_fault(
     two_missions: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     helper = str(two_missions / "Formal/One/Helper.lean")
-    real_open = open
+    real_open = os.open
 
-    def guarded(path: object, *args: object, **kwargs: object) -> object:
+    def guarded(path: str, *args: int) -> int:
         if str(path) == helper:
             raise PermissionError(13, "Permission denied", helper)
-        return real_open(path, *args, **kwargs)  # type: ignore[call-overload]
+        return real_open(path, *args)
 
-    monkeypatch.setattr("builtins.open", guarded)
+    monkeypatch.setattr(os, "open", guarded)
     status, reasons = _statuses(two_missions)["one"]
     assert status == "stated"
     assert "Formal/One/Helper.lean:1: cannot read the file: Permission denied" in reasons
@@ -146,6 +148,90 @@ def test_chmod_000_file_is_a_local_fault(two_missions: Path) -> None:
     finally:
         helper.chmod(0o644)
     assert statuses["one"][0] == "stated" and statuses["two"][0] == "proved"
+
+
+@contextmanager
+def no_hang(seconds: int = 60) -> Iterator[None]:
+    """Fail, instead of hanging the suite, if the body blocks (a read of a FIFO would)."""
+
+    def expire(signum: int, frame: object) -> None:
+        raise TimeoutError(f"blocked for {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs or /dev/zero on this platform")
+@pytest.mark.parametrize("kind", ["fifo", "device"])
+def test_a_special_file_under_a_lean_name_is_a_local_fault_not_a_hang(
+    two_missions: Path, kind: str
+) -> None:
+    helper = two_missions / "Formal/One/Helper.lean"
+    helper.unlink()
+    if kind == "fifo":
+        os.mkfifo(helper)  # a read would wait for a writer forever
+    else:
+        helper.symlink_to("/dev/zero")  # a read would never end
+    with no_hang():
+        statuses = _statuses(two_missions)
+        result = CliRunner().invoke(app, ["check", "--json", "--root", str(two_missions)])
+    status, reasons = statuses["one"]
+    assert status == "stated"
+    assert "Formal/One/Helper.lean:1: cannot read the file: not a regular file" in reasons
+    assert statuses["two"][0] == "proved"
+    assert result.exit_code == 1
+    assert {v["mission"] for v in json.loads(result.stdout)["violations"]} == {"one"}
+
+
+def test_a_lean_file_beyond_the_size_limit_is_a_local_fault(
+    two_missions: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    helper = two_missions / "Formal/One/Helper.lean"
+    helper.write_text(helper.read_text(encoding="utf-8") + "-- " + "x" * 5000 + "\n", "utf-8")
+    limit = len(helper.read_bytes()) - 1  # every other file is far smaller
+    monkeypatch.setattr("missions.lean.workspace.MAX_LEAN_BYTES", limit)
+    status, reasons = _statuses(two_missions)["one"]
+    assert status == "stated"
+    assert f"Formal/One/Helper.lean:1: cannot read the file: larger than {limit} bytes" in reasons
+    assert _statuses(two_missions)["two"][0] == "proved"
+    monkeypatch.setattr("missions.lean.workspace.MAX_LEAN_BYTES", limit + 1)
+    assert _statuses(two_missions)["one"][0] == "proved"  # at the limit it is read
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this platform")
+@pytest.mark.parametrize(
+    ("name", "pins_fail"),
+    # Lake reads lakefile.lean when both exist: an unreadable lakefile.toml beside it is moot
+    [("lean-toolchain", True), ("lake-manifest.json", True), ("lakefile.toml", False)],
+)
+def test_a_fifo_for_a_lake_file_is_not_a_hang(
+    two_missions: Path, name: str, pins_fail: bool
+) -> None:
+    config = two_missions / name
+    config.unlink(missing_ok=True)
+    os.mkfifo(config)
+    with no_hang():
+        status = CliRunner().invoke(app, ["status", "--json", "--root", str(two_missions)])
+        check = CliRunner().invoke(app, ["check", "--json", "--root", str(two_missions)])
+    assert status.exit_code == 0, status.output
+    rules = {v["rule"] for v in json.loads(check.stdout)["violations"]}
+    assert ("toolchain-pin" in rules) is pins_fail
+    assert check.exit_code == (1 if pins_fail else 0)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this platform")
+def test_a_fifo_for_a_mission_file_is_bad_input_not_a_hang(two_missions: Path) -> None:
+    fifo = two_missions / "missions" / "evil.yaml"
+    os.mkfifo(fifo)
+    with no_hang():
+        result = CliRunner().invoke(app, ["status", "--root", str(two_missions)])
+    assert result.exit_code == 2
+    assert result.stderr.strip() == f"{fifo}:1: cannot read file: not a regular file"
 
 
 @pytest.mark.parametrize(

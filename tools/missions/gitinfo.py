@@ -11,6 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from missions.roots import MAX_LEAN_BYTES, read_regular
+
 
 @dataclass(frozen=True)
 class CommitInfo:
@@ -88,7 +90,7 @@ def changed_since(root: Path, since: str, paths: Sequence[Path]) -> list[Path] |
             changed.append(path)
             continue
         try:
-            if path.read_bytes() != old:
+            if read_regular(str(path), MAX_LEAN_BYTES)[0] != old:
                 changed.append(path)
         except OSError:
             changed.append(path)

@@ -111,6 +111,7 @@ from missions.lean.lexer import DOC, IDENT, MODDOC, NUMBER, STRING, SYMBOL, Toke
 from missions.lean.scan import Decl
 from missions.lean.workspace import Module, Workspace
 from missions.pins import statement_closure
+from missions.roots import read_lean_text
 
 #: Bump whenever findings change for the same sources; it keys the result cache.
 LINT_VERSION = "1"
@@ -586,7 +587,7 @@ class _File:
 
 
 def _read_file(root: Path, module: Module) -> _File:
-    text = module.path.read_text(encoding="utf-8")
+    text = read_lean_text(str(module.path))
     source = lex(text)
     tokens = source.tokens
     starts = [0] + [m.end() for m in re.finditer("\n", text)]

@@ -16,6 +16,7 @@ from missions.gate import GateResult
 from missions.lint import LintResult
 from missions.placeholders import Placeholder, mission_placeholders
 from missions.render import plural
+from missions.roots import read_lean_text
 from missions.status import Analysis, MissionStatus, TargetStatus, Violation, summary_of
 from missions.witness import witness_entry
 
@@ -27,8 +28,8 @@ def _lean_statement(analysis: Analysis, status: TargetStatus) -> str | None:
         return None
     module, decl = status.statement_decl
     try:
-        text = module.path.read_text(encoding="utf-8")
-    except OSError:
+        text = read_lean_text(str(module.path))
+    except (OSError, UnicodeDecodeError):
         return None
     return text[decl.start : decl.end]
 

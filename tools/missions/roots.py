@@ -8,7 +8,9 @@ tool, with ``Path`` results and ``path:line: message`` errors.
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up cost)
 if TYPE_CHECKING:
@@ -16,6 +18,46 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 NO_ROOT = "no workspace root (a directory with lakefile.lean and missions/) here or above"
+
+#: Lean sources larger than this are not read (a fault, like an unreadable file); real ones
+#: are far smaller, and scanning one this size already takes seconds and much memory.
+MAX_LEAN_BYTES = 8 * 1024 * 1024
+
+
+def read_regular(path: str, limit: int) -> tuple[bytes, os.stat_result]:
+    """The bytes of ``path`` if it is a regular file of at most ``limit`` bytes, and its stat
+    as it was opened (so that a stored scan is keyed by the size and time of what was read).
+
+    A FIFO or a device under a source's name (or a link to one) would block the read or never
+    end it, and a huge file would fill memory: both raise :class:`OSError` (``EINVAL``,
+    ``EFBIG``) with a ``strerror`` that says why, which callers report like any unreadable
+    file. The open never blocks: it is non-blocking until the type is known.
+    """
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with open(fd, "rb") as handle:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", path)
+        if info.st_size > limit:
+            raise OSError(errno.EFBIG, f"larger than {limit} bytes", path)
+        data = handle.read(limit + 1)
+    if len(data) > limit:  # it grew while we read it
+        raise OSError(errno.EFBIG, f"larger than {limit} bytes", path)
+    return data, info
+
+
+def read_lean_text(path: str) -> str:
+    """A Lean source as text (UTF-8), through :func:`read_regular`."""
+    return read_regular(path, MAX_LEAN_BYTES)[0].decode("utf-8")
+
+
+#: Lake and toolchain files (lakefile, lean-toolchain, lake-manifest.json) are small.
+MAX_CONFIG_BYTES = 1024 * 1024
+
+
+def read_config_text(path: str | os.PathLike[str]) -> str:
+    """A workspace configuration file as text (UTF-8), through :func:`read_regular`."""
+    return read_regular(os.fspath(path), MAX_CONFIG_BYTES)[0].decode("utf-8")
 
 
 def is_root(directory: str) -> bool:
@@ -119,8 +161,7 @@ def layout_problems(root: str | os.PathLike[str]) -> list[tuple[int, str]]:
 def layout_lines(root: str | os.PathLike[str]) -> set[int]:
     """Lines where the layout reader met a layout setting in code (for cross-checking)."""
     try:
-        with open(os.path.join(root, "lakefile.lean"), encoding="utf-8") as handle:
-            tokens = _lake_tokens(handle.read())
+        tokens = _lake_tokens(read_config_text(os.path.join(root, "lakefile.lean")))
     except (OSError, UnicodeDecodeError):
         return set()
     return {
@@ -136,8 +177,7 @@ def lake_layout(root: str | os.PathLike[str]) -> tuple[list[SourceRoot], list[tu
     use of those settings is a problem: Lake may build files the scanner never reads.
     """
     try:
-        with open(os.path.join(root, "lakefile.lean"), encoding="utf-8") as handle:
-            text = handle.read()
+        text = read_config_text(os.path.join(root, "lakefile.lean"))
     except (OSError, UnicodeDecodeError):
         return [("", "Formal")], []
     tokens = _lake_tokens(text)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from missions.lean.lakefile import unsafe_settings
+from missions.roots import read_config_text
 
 PINNED_TOOLCHAIN = "leanprover/lean4:v4.30.0"
 PINNED_LEAN_VERSION = "4.30.0"
@@ -80,8 +81,8 @@ def _line_of(text: str, index: int) -> int:
 def check_toolchain_file(root: Path) -> PinCheck:
     path = root / "lean-toolchain"
     try:
-        value = path.read_text(encoding="utf-8").strip()
-    except OSError:
+        value = read_config_text(path).strip()
+    except (OSError, UnicodeDecodeError):
         return PinCheck("lean-toolchain", 1, False, f"missing; it must say {PINNED_TOOLCHAIN}")
     if value != PINNED_TOOLCHAIN:
         return PinCheck("lean-toolchain", 1, False, f"says {value!r}, pinned is {PINNED_TOOLCHAIN}")
@@ -91,9 +92,9 @@ def check_toolchain_file(root: Path) -> PinCheck:
 def check_lakefile(root: Path) -> list[PinCheck]:
     path = root / "lakefile.lean"
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError:
-        return [PinCheck("lakefile.lean", 1, False, "missing")]
+        text = read_config_text(path)
+    except (OSError, UnicodeDecodeError):
+        return [PinCheck("lakefile.lean", 1, False, "missing or unreadable")]
     checks: list[PinCheck] = []
     found = False
     for match in REQUIRE.finditer(text):
@@ -127,8 +128,8 @@ def check_lakefile(root: Path) -> list[PinCheck]:
 def lakefile_mathlib(root: Path) -> tuple[str, str | None] | None:
     """(url, revision) of the ``require mathlib from git`` in ``lakefile.lean``, if any."""
     try:
-        text = (root / "lakefile.lean").read_text(encoding="utf-8")
-    except OSError:
+        text = read_config_text(root / "lakefile.lean")
+    except (OSError, UnicodeDecodeError):
         return None
     for match in REQUIRE.finditer(text):
         if match.group("name") == "mathlib":
@@ -150,13 +151,13 @@ def check_manifest(root: Path) -> list[PinCheck]:
         return []
     name = "lake-manifest.json"
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_config_text(path))
         packages = data["packages"]
         if not isinstance(packages, list):
             raise TypeError
     except (OSError, ValueError, KeyError, TypeError):
         return [PinCheck(name, 1, False, "not a Lake manifest (JSON with a `packages` list)")]
-    text = path.read_text(encoding="utf-8")
+    text = read_config_text(path)
     checks: list[PinCheck] = []
     seen: set[str] = set()
     required = lakefile_mathlib(root)
@@ -220,7 +221,7 @@ def check_manifest(root: Path) -> list[PinCheck]:
 def mathlib_revision(root: Path) -> str:
     """The Mathlib commit Lake resolved (``lake-manifest.json``), else the pinned one."""
     try:
-        data = json.loads((root / "lake-manifest.json").read_text(encoding="utf-8"))
+        data = json.loads(read_config_text(root / "lake-manifest.json"))
         for package in data.get("packages", []):
             if isinstance(package, dict) and package.get("name") == "mathlib":
                 return str(package.get("rev"))

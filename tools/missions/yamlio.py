@@ -9,6 +9,7 @@ node budget (a "billion laughs" file is rejected in linear time, before anything
 
 from __future__ import annotations
 
+import errno
 import io
 import os
 import re
@@ -26,6 +27,7 @@ from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
 from missions.errors import InputError, Problem
+from missions.roots import read_regular
 
 #: Expanded node budget for one file. Real mission files have a few hundred nodes.
 MAX_EXPANDED_NODES = 50_000
@@ -250,13 +252,15 @@ def nesting_line(text: str) -> int:
 def read_text(path: Path) -> str:
     """Read a UTF-8 file or raise :class:`InputError` naming the line of the first bad byte."""
     try:
-        data = path.read_bytes()
+        data, _ = read_regular(str(path), MAX_FILE_BYTES)
     except FileNotFoundError:
         raise InputError.single(path, 1, "file not found", "yaml") from None
     except OSError as exc:
-        raise InputError.single(path, 1, f"cannot read file: {exc.strerror}", "yaml") from None
-    if len(data) > MAX_FILE_BYTES:
-        raise InputError.single(path, 1, f"file is larger than {MAX_FILE_BYTES} bytes", "yaml")
+        if exc.errno == errno.EFBIG:
+            message = f"file is larger than {MAX_FILE_BYTES} bytes"
+        else:
+            message = f"cannot read file: {exc.strerror}"
+        raise InputError.single(path, 1, message, "yaml") from None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -23,7 +23,7 @@ from typing import Any
 from missions.lean.lexer import IDENT, NUMBER, STRING, SYMBOL, Source, Token, lex
 from missions.lean.scan import option_is_unsafe, scan_source
 from missions.lean.vocabulary import UNSAFE_OPTION_PREFIXES
-from missions.roots import LAYOUT_SETTINGS, layout_lines, layout_problems
+from missions.roots import LAYOUT_SETTINGS, layout_lines, layout_problems, read_config_text
 
 _UNSAFE_WORD = re.compile(r"(?:debug|bootstrap)\s*[\.»]")
 #: ``-D`` with an unsafe option in any string of lakefile.lean, ``weak.`` prefixes included
@@ -84,14 +84,14 @@ def unsafe_settings(root: Path) -> list[UnsafeSetting]:
     found: list[UnsafeSetting] = []
     lean = root / "lakefile.lean"
     try:
-        text = lean.read_text(encoding="utf-8")
+        text = read_config_text(lean)
     except (OSError, UnicodeDecodeError):
         text = None
     if text is not None:
         found.extend(_lean_settings(root, text))
     toml = root / "lakefile.toml"
     try:
-        text = toml.read_text(encoding="utf-8")
+        text = read_config_text(toml)
     except (OSError, UnicodeDecodeError):
         text = None
     if text is not None:

@@ -21,6 +21,7 @@ import re
 from typing import TYPE_CHECKING
 
 from missions.lean.lexer import DOC, IDENT, MODDOC, SYMBOL, Token, ident_name, lex
+from missions.roots import read_lean_text
 
 if TYPE_CHECKING:
     from missions.lean.workspace import Workspace
@@ -262,6 +263,6 @@ def workspace_hypotheses(workspace: Workspace, statement: str) -> list[str] | No
         return None
     module, _ = found[0]
     try:
-        return statement_hypotheses(module.path.read_text(encoding="utf-8"), statement)
+        return statement_hypotheses(read_lean_text(str(module.path)), statement)
     except (OSError, UnicodeDecodeError, PremiseError):
         return None

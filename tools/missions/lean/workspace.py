@@ -20,12 +20,14 @@ from missions.cache import default_cache_dir
 from missions.lean.scan import Decl, FileScan, scan_source
 from missions.lean.store import ScanStore
 from missions.roots import (
+    MAX_LEAN_BYTES,
     SourceRoot,
     iter_lean_files,
     lean_file_stats,
     library_names,
     library_roots,
     module_namer,
+    read_regular,
 )
 
 #: Import roots that come from Mathlib and its dependencies (trusted, pinned).
@@ -85,9 +87,7 @@ def _fault_json(line: int, message: str) -> str:
 def scan_file(path: str) -> ScannedFile:
     """Scan one file; a file that cannot be read or decoded becomes a scan with a fault."""
     try:
-        with open(path, "rb") as handle:
-            stat = os.fstat(handle.fileno())
-            data = handle.read()
+        data, stat = read_regular(path, MAX_LEAN_BYTES)
     except OSError as exc:
         reason = exc.strerror or type(exc).__name__
         return ScannedFile(path, -1, -1, "", _fault_json(1, f"cannot read the file: {reason}"))
