@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from conftest import LAKEFILE, MISSION_YAML, init_repo, write_files
+from conftest import LAKEFILE, MISSION_YAML, init_repo, line_of, write_files
 from missions.catalog import load_catalog
 from missions.cli import app
 from missions.lean.workspace import load_workspace
@@ -384,6 +384,7 @@ def test_check_fails_with_rule_lint_until_the_finding_is_accepted(
     assert lint_violations[0]["mission"] == "t"
     assert lint_violations[0]["message"].startswith("nat-sub: ")
     statements = root / "Formal/T/Statements.lean"
+    assert lint_violations[0]["line"] == line_of(statements, "n - 1 < n + 1")
     text = statements.read_text(encoding="utf-8")
     statements.write_text(
         text.replace("n - 1 < n + 1", "n - 1 < n + 1 -- lint: allow nat-sub because 0 - 1 = 0"),

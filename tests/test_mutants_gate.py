@@ -612,3 +612,20 @@ def test_a_recorded_loss_does_not_hide_an_unrecorded_one_after_it(
     found = [(v["rule"], v["target"]) for v in gate_json(root)[1]]
     assert ("status-regression", "goal") in found  # step's loss is on record, goal's is not
     assert ("status-regression", "step") not in found
+
+
+def test_violations_come_workspace_first_then_by_mission_rule_file_and_line(
+    demo_workspace: Callable[..., Path],
+) -> None:
+    """The order of `check`: findings about no mission first (even before a mission whose id
+    sorts before letters), then per mission and rule by file, and by line within a file."""
+    root = demo_workspace()
+    done = invoke("new", "0-first", "--module", "Formal.ZeroFirst", "--root", root)
+    assert done.exit_code == 0, done.stderr
+    (root / "lean-toolchain").write_text("leanprover/lean4:v4.29.0\n", encoding="utf-8")
+    _, violations = gate_json(root)
+    assert (violations[0]["rule"], violations[0]["mission"]) == ("toolchain-pin", None)
+    placeholders = [(v["file"], v["line"]) for v in violations if v["rule"] == "placeholder"]
+    assert placeholders == sorted(placeholders)
+    # the files' own order is not their lines' order, so the file decides first
+    assert [line for _, line in placeholders] != sorted(line for _, line in placeholders)
