@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from conftest import invoke, line_of, status_json
+from conftest import gate_json, invoke, line_of, status_json
 from missions.catalog import load_catalog
 from missions.lean.workspace import load_workspace
 from missions.status import Violation, _single, analyze, mission_state, summary_of
@@ -78,6 +78,28 @@ CASES: dict[str, tuple[dict[str, Any], list[str], list[tuple[str, str, int | str
         },
         ["`Goal` in the type of Formal.Case.goal is ambiguous (also Formal.Case.Sub.Goal)"],
         [],
+    ),
+    "ambiguous among three": (
+        {
+            "statements": (
+                "def Goal : Prop := two = 2\n\nnamespace Sub\ndef Goal : Prop := True\nend Sub\n"
+                "\nnamespace Sub2\ndef Goal : Prop := True\nend Sub2\n"
+            ),
+            "proofs": "open Sub Sub2 in\ntheorem goal : Goal := rfl\n",
+        },
+        [
+            "`Goal` in the type of Formal.Case.goal is ambiguous "
+            "(also Formal.Case.Sub.Goal, Formal.Case.Sub2.Goal)"
+        ],
+        [],
+    ),
+    "proof cut off by #exit in two files": (
+        {"defs": "def two : ℕ := 2\n#exit\n", "proofs": "#exit\n\ntheorem goal : Goal := rfl\n"},
+        [
+            "proof Formal.Case.goal is missing from the sources (`#exit` at "
+            "Formal/Case/Defs.lean:6, Formal/Case/Proofs.lean:5 cuts off what follows)"
+        ],
+        [("missing-declaration", "missions/case.yaml", "proof:")],
     ),
     "proof cut off by #exit": (
         {"proofs": "#exit\n\ntheorem goal : Goal := rfl\n"},
@@ -521,3 +543,13 @@ def test_a_copy_in_another_library_is_not_the_missions_declaration(make_workspac
         assert [m.name for m, _ in entries] == ["Formal.Case.Proofs"]
     found, entries = _single(workspace, "Formal.Case.goal", "Elsewhere.Root")
     assert found is None and len(entries) == 2  # neither copy is that library's: ambiguous
+
+
+def test_a_statement_at_the_root_namespace_is_named_whole(make_workspace: Build) -> None:
+    statements = "end Formal.Case\n\ntheorem RootGoal : True := trivial\n\nnamespace Formal.Case\n"
+    root = make_workspace(case_files(statements=statements), {"case": "Formal.Case"})
+    yaml = root / "missions" / "case.yaml"
+    text = yaml.read_text(encoding="utf-8").replace("Formal.Case.Goal", "RootGoal")
+    yaml.write_text(text, encoding="utf-8")
+    shapes = [v["message"] for v in gate_json(root)[1] if v["rule"] == "statement-shape"]
+    assert shapes == ["statement RootGoal must be `def RootGoal : Prop := ...` with no parameters"]
