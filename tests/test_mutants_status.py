@@ -546,7 +546,11 @@ def test_a_copy_in_another_library_is_not_the_missions_declaration(make_workspac
 
 
 def test_a_statement_at_the_root_namespace_is_named_whole(make_workspace: Build) -> None:
-    statements = "end Formal.Case\n\ntheorem RootGoal : True := trivial\n\nnamespace Formal.Case\n"
+    # a notation in the closure: the scan asks whether it may change what the statement means
+    statements = (
+        "end Formal.Case\n\ntheorem RootGoal : True := trivial\n\n"
+        'notation "ROOTY" => True\n\nnamespace Formal.Case\n'
+    )
     root = make_workspace(case_files(statements=statements), {"case": "Formal.Case"})
     yaml = root / "missions" / "case.yaml"
     text = yaml.read_text(encoding="utf-8").replace("Formal.Case.Goal", "RootGoal")
