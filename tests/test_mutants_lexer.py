@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from missions.lean.lexer import IDENT, STRING, lex
+from missions.lean.lexer import CHAR, IDENT, STRING, SYMBOL, lex
 
 
 def code_in(text: str) -> list[str]:
@@ -79,3 +79,14 @@ def test_a_raw_string_ends_at_its_own_closing_quote_and_hashes() -> None:
     ``#`` or another raw string follows."""
     strings = [v for k, v, _ in lex('r#"#x"# ++ r#""# ++ r##"a"#b"##').tokens if k == STRING]
     assert strings == ['r#"#x"#', 'r#""#', 'r##"a"#b"##']
+
+
+def test_the_image_symbol_is_one_token_wherever_it_stands() -> None:
+    """``''`` (``f '' s``) is a symbol, not two apostrophes, also after a char literal and at
+    the very start of the text; a lone ``'`` after it still opens a char literal."""
+    text = "example : Char := 'a'\ntheorem t : f '' s = s := by simp\n"
+    assert [(k, v) for k, v, _ in lex(text).tokens if v in ("''", "'a'")] == [
+        (CHAR, "'a'"),
+        (SYMBOL, "''"),
+    ]
+    assert [(k, v) for k, v, _ in lex("'' 'b'").tokens] == [(SYMBOL, "''"), (CHAR, "'b'")]
