@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from missions.lean.lexer import CHAR, IDENT, STRING, SYMBOL, lex
+from missions.lean.lexer import CHAR, DOC, IDENT, STRING, SYMBOL, ident_name, ident_parts, lex
 
 
 def code_in(text: str) -> list[str]:
@@ -90,3 +90,125 @@ def test_the_image_symbol_is_one_token_wherever_it_stands() -> None:
         (SYMBOL, "''"),
     ]
     assert [(k, v) for k, v, _ in lex("'' 'b'").tokens] == [(SYMBOL, "''"), (CHAR, "'b'")]
+
+
+def pairs(text: str) -> list[tuple[int, str]]:
+    return [(kind, value) for kind, value, _ in lex(text).tokens]
+
+
+def test_the_first_character_is_on_line_one() -> None:
+    source = lex("sorry\nx")
+    assert (source.line(0), source.line(5), source.line(6)) == (1, 1, 2)
+
+
+@pytest.mark.parametrize(
+    ("text", "message", "at"),
+    [
+        ("/- open", "unterminated comment", "/-"),
+        ('"open', "unterminated string literal", '"'),
+        ('r#"open"', "unterminated raw string literal", "r#"),
+        ('s!"abc', "unterminated interpolated string", '"'),
+        ('s!"{x', "unterminated interpolated string", '"'),
+        ("def «abc", "unterminated identifier escape «", "«"),
+        ('foo! "abc', "unterminated string literal", '"'),
+        (
+            'foo! "a{" ++ "}"',
+            "this string reads differently as a plain and as an interpolated string, and the "
+            'syntax before it is unknown (write s!"…" or avoid braces)',
+            '"',
+        ),
+    ],
+)
+def test_each_lexical_error_says_what_and_where(text: str, message: str, at: str) -> None:
+    source = lex("def a := 1\n" + text)
+    assert source.error is not None
+    assert source.error.message == message
+    assert source.error.offset == len("def a := 1\n") + text.index(at)
+
+
+def test_an_unterminated_hole_is_reported_at_the_innermost_open_string() -> None:
+    text = 's!"a{s!"b{s!"c{x'
+    source = lex(text)
+    assert source.error is not None
+    assert source.error.offset == text.rindex('"')
+
+
+def test_braces_inside_a_hole_nest() -> None:
+    """A structure instance inside a hole does not close it: the string ends where Lean's
+    does, and what follows is code."""
+    tokens = pairs('def f := s!"a{ {x := {y := 1}}.x.y }b" ++ sorry')
+    assert [v for k, v in tokens if k == STRING] == ['"a{', '}b"']
+    assert tokens[-1] == (IDENT, "sorry")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'throwErrorAt ref "a{"}"}"',  # one argument, at the start of the text
+        'def a := 1\nthrowErrorAt ref "a{"}"}"',
+        'logNamedErrorAt ref name "a{"}"}"',  # two arguments
+    ],
+)
+def test_a_head_with_arguments_makes_the_string_interpolated_not_ambiguous(text: str) -> None:
+    """Read plainly this string ends at its second quote, read interpolated at its last: a
+    head known to interpolate decides, where an unknown one would be an error."""
+    source = lex(text)
+    assert source.error is None
+    assert [v for k, v, _ in source.tokens if k == STRING] == ['"a{', '"}"', '}"']
+
+
+@pytest.mark.parametrize(("between", "ambiguous"), [(11, True), (12, False)])
+def test_an_unknown_bang_head_counts_up_to_twelve_tokens_back(
+    between: int, ambiguous: bool
+) -> None:
+    names = " ".join(f"a{i}" for i in range(between))
+    source = lex(f'foo! {names} "a{{" ++ "}}"')
+    assert (source.error is not None) is ambiguous
+
+
+def test_an_empty_doc_comment_closes_right_after_its_opening() -> None:
+    assert pairs("/---/ def a := 1")[:2] == [(DOC, "/---/"), (IDENT, "def")]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("∑' x, f x", [(SYMBOL, "∑"), (SYMBOL, "'"), (IDENT, "x")]),
+        ("∑'a'", [(SYMBOL, "∑"), (SYMBOL, "'"), (IDENT, "a'")]),  # not the char 'a'
+        ("x ' y", [(IDENT, "x"), (SYMBOL, "'"), (IDENT, "y")]),
+        ("''x", [(SYMBOL, "''"), (IDENT, "x")]),
+        ("'a' = x ∑", [(CHAR, "'a'"), (SYMBOL, "=")]),  # nothing before the first quote
+    ],
+)
+def test_quotes_after_big_operators_and_alone(text: str, expected: list[tuple[int, str]]) -> None:
+    assert pairs(text)[: len(expected)] == expected
+
+
+@pytest.mark.parametrize(
+    ("head", "closes"),
+    [
+        ("trace[cls]", True),  # the opener at index 1, the name at 0
+        ("trace[a @[b]]", True),  # an attribute bracket inside the class
+        ("trace[a %[b]]", True),
+        ("trace[f (x)]", True),  # parentheses are not brackets
+        ("trace[" + " ".join(["a"] * 198) + "]", True),  # the opener 200 tokens back
+        ("x]", False),  # a `]` that opens nothing
+        ("[x]", False),  # an opener with no name before it
+        ("trace[" + " ".join(["a"] * 199) + "]", False),  # one more is too far
+    ],
+)
+def test_which_closing_bracket_closes_a_trace_class(head: str, closes: bool) -> None:
+    """After ``trace[cls]`` a string is interpolated, whichever way it would read plainly;
+    after any other ``]`` it is plain (or, near a message-like name, read both ways)."""
+    if closes:
+        source = lex(head + ' "a{"}"}"')  # plain, it would end at its second quote
+        assert source.error is None
+        assert [v for k, v, _ in source.tokens if k == STRING] == ['"a{', '"}"', '}"']
+    else:
+        assert "sorry" not in code_in(head + ' "{sorry}"')
+
+
+def test_identifier_parts_split_at_dots_outside_guillemets() -> None:
+    assert ident_parts("A.B.c") == ["A", "B", "c"]
+    assert ident_parts("«a.b c».d") == ["a.b c", "d"]
+    assert ident_name("«a b».«c»") == "a b.c"

@@ -164,11 +164,12 @@ def skip_block_comment(text: str, body: int, start: int) -> int:
 
 
 class _Lexer:
-    """Tokenizes ``text[start:]``; one instance per reading (a string read both ways uses two)."""
+    """Tokenizes ``text``; one instance per reading (a string read both ways uses two, the
+    second starting at that string)."""
 
-    def __init__(self, text: str, start: int = 0, *, stop_at_string_end: bool = False) -> None:
+    def __init__(self, text: str, *, stop_at_string_end: bool = False) -> None:
         self.text = text
-        self.pos = start
+        self.pos = 0
         self.tokens: list[Token] = []
         self.exit_offset: int | None = None
         #: For a trial reading of one string: stop once the outermost string has ended.
@@ -204,7 +205,7 @@ class _Lexer:
                         if holes[-1] == 0:
                             holes.pop()
                             self.pos = start
-                            if self._string_piece(start, closing_hole=True):
+                            if self._string_piece(start):
                                 return self.pos
                             continue
                         holes[-1] -= 1
@@ -265,16 +266,15 @@ class _Lexer:
         self.tokens.append((STRING, m.group(), start))
         self.pos = m.end()
 
-    def _string_piece(
-        self, pos: int, *, opening: int | None = None, closing_hole: bool = False
-    ) -> bool:
-        """Lex one literal piece of an interpolated string (after ``"`` or a hole's ``}``).
+    def _string_piece(self, pos: int, *, opening: int | None = None) -> bool:
+        """Lex one literal piece of an interpolated string (after ``"`` or a hole's ``}``,
+        which the piece pattern takes as an ordinary character).
 
         Returns True when a trial reading has closed its outermost string.
         """
         text = self.text
         piece_start = opening if opening is not None else pos
-        m = _PIECE.match(text, pos + (1 if closing_hole else 0))
+        m = _PIECE.match(text, pos)
         assert m is not None  # the pattern accepts the empty string
         end = m.end()
         if end >= len(text):
@@ -315,7 +315,7 @@ class _Lexer:
     def _ambiguous_string(self, start: int) -> None:
         """Read a string whose syntax is unknown both ways; keep the unsafer reading."""
         plain = _PLAIN_STRING.match(self.text, start)
-        trial = _Lexer(self.text, start, stop_at_string_end=True)
+        trial = _Lexer(self.text, stop_at_string_end=True)
         trial.open_strings.append(start)
         interpolated_end: int | None
         try:
@@ -388,8 +388,9 @@ def _matching_open(tokens: list[Token], close: int, limit: int = 200) -> int | N
 def _closes_trace_class(tokens: list[Token]) -> bool:
     """Whether the last token ``]`` closes ``trace[cls]`` (whose message is interpolated)."""
     opener = _matching_open(tokens, len(tokens) - 1)
-    if opener is None or opener == 0:
+    if opener is None:
         return False
+    # an opener at index 0 has no name before it: tokens[-1] is then the `]` itself
     head_kind, head, head_offset = tokens[opener - 1]
     return head_kind == IDENT and head == "trace" and head_offset + 5 == tokens[opener][2]
 
