@@ -80,6 +80,7 @@ MODULES: dict[str, list[str]] = {
         "tests/test_concurrency.py",
         "tests/test_ratchet.py",
         "tests/test_mutants_yamlio.py",
+        "tests/test_locale.py",
     ],
     "catalog": [
         "tests/test_catalog.py",

@@ -15,8 +15,7 @@ import pytest
 import typer.main
 from typer.testing import CliRunner
 
-import missions
-from conftest import copy_repo_workspace, line_of, status_json
+from conftest import copy_repo_workspace, line_of
 from missions.cli import app
 
 runner = CliRunner()
@@ -303,42 +302,6 @@ def test_installed_command_in_a_subprocess(repo: Path) -> None:
         check=False,
     )
     assert module.returncode == 0 and "YAML valid" in module.stdout
-
-
-def test_an_ascii_locale_gets_utf8_output_not_a_crash(
-    demo_workspace: Callable[..., Path],
-) -> None:
-    """A C-locale container without UTF-8 coercion: every message and the JSON arrive, in
-    UTF-8, and the lakefile (which holds ``⟨⟩``) is still read as UTF-8."""
-    root = demo_workspace()
-    code = Path(missions.__file__).resolve().parents[1]  # the code under test, not a copy
-    env = {
-        **os.environ,
-        "NO_COLOR": "1",
-        "LC_ALL": "C",
-        "LANG": "C",
-        "PYTHONCOERCECLOCALE": "0",
-        "PYTHONUTF8": "0",
-        "PYTHONPATH": str(code),
-    }
-
-    def run(*args: str) -> str:
-        done = subprocess.run(
-            [sys.executable, "-m", "missions", *args, "--root", str(root)],
-            capture_output=True,
-            env=env,
-            timeout=120,
-            check=False,
-        )
-        assert done.returncode == 0, (args, done.stderr.decode("utf-8", "replace"))
-        assert done.stderr == b""
-        return done.stdout.decode("utf-8")
-
-    assert run("check").startswith("gate: ok — ")
-    data = json.loads(run("status", "--json"))
-    assert data["missions"] == status_json(root)["missions"]
-    assert data["summary"]["proved"] == 2
-    assert run("status").startswith("1 mission, 1 complete · 2 targets: 2 proved\n")
 
 
 @pytest.mark.parametrize(

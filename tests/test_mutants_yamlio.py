@@ -4,12 +4,25 @@ brackets that must not count."""
 
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
 
 import pytest
+from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
+from missions import yamlio
 from missions.errors import InputError
-from missions.yamlio import MAX_DEPTH, load_document, node_line
+from missions.yamlio import (
+    MAX_DEPTH,
+    atomic_write_text,
+    line_of,
+    load_document,
+    nesting_line,
+    node_line,
+    remove_stale_temporaries,
+    set_key,
+)
 
 MESSAGE = f"YAML nested deeper than {MAX_DEPTH} levels"
 
@@ -66,3 +79,137 @@ def test_an_alias_bomb_is_refused_at_the_line_where_it_outgrows_the_budget(
     assert [(p.line, p.message) for p in refused.value.problems] == [
         (5, "document expands to more than 50000 nodes (alias bomb?)")
     ]
+
+
+# ------------------------------------------------- locating a too-deep file from its text
+
+
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        ("x: 1\ny: 2\nz: " + "[" * MAX_DEPTH + "\n", 3),  # one bracket too many, on line 3
+        ("x: 1\nz: " + "[" * (MAX_DEPTH - 1) + "]" * (MAX_DEPTH - 1) + "\n", 1),  # at the limit
+        ("a: " + "[]" * 70 + "\nb: " + "[" * MAX_DEPTH + "\n", 2),  # closed brackets: gone
+        ("a: 1\n# " + "[" * 80 + "\n\nb: " + "[" * MAX_DEPTH + "\n", 4),  # comments: nothing
+        ("a: 1\n" * 70, 1),  # siblings do not nest
+        ("".join("X" * i + f"k{i}: 1\n" for i in range(70)), 1),  # letters are not indentation
+        (block(70), MAX_DEPTH + 1),  # each key one level deeper: the first key too deep
+    ],
+)
+def test_the_nesting_estimate_finds_the_line_that_goes_too_deep(text: str, line: int) -> None:
+    """``nesting_line`` (1 when nothing is too deep) locates what the fast loader refused."""
+    assert nesting_line(text) == line
+
+
+# ------------------------------------------------------------ what the round trip refuses
+
+
+def problems_of(path: Path) -> list[tuple[int, str, str]]:
+    with pytest.raises(InputError) as refused:
+        load_document(path)
+    return [(p.line, p.message, p.rule) for p in refused.value.problems]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("  \n\n", (1, "empty file", "yaml")),
+        ("# only a comment\n", (1, "empty file", "yaml")),
+        ("- a\n- b\n", (1, "top level must be a mapping", "yaml")),
+        (
+            "a: 1\nb: [1, 2\n",
+            (3, "YAML syntax error: expected ',' or ']', but got '<stream end>'", "yaml"),
+        ),
+    ],
+)
+def test_what_the_round_trip_refuses_is_one_located_problem(
+    tmp_path: Path, text: str, expected: tuple[int, str, str]
+) -> None:
+    path = tmp_path / "m.yaml"
+    path.write_text(text, encoding="utf-8")
+    assert problems_of(path) == [expected]
+
+
+@pytest.mark.parametrize(
+    ("error", "expected"),
+    [
+        (MarkedYAMLError(), (1, "YAML syntax error: invalid YAML")),  # no mark, no problem
+        (YAMLError("broken"), (1, "YAML error: broken")),
+        (RecursionError(), (1, "YAML nesting too deep")),
+    ],
+)
+def test_a_loader_failure_without_a_place_is_reported_on_line_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, error: Exception, expected: tuple[int, str]
+) -> None:
+    class Failing:
+        def load(self, text: str) -> None:
+            raise error
+
+    monkeypatch.setattr(yamlio, "_round_trip", Failing)
+    path = tmp_path / "m.yaml"
+    path.write_text("a: 1\n", encoding="utf-8")
+    assert problems_of(path) == [(*expected, "yaml")]
+
+
+def test_a_line_is_found_where_a_key_is_not(tmp_path: Path) -> None:
+    path = tmp_path / "m.yaml"
+    path.write_text("# header\n\nouter:\n  inner: 1\n", encoding="utf-8")
+    doc = load_document(path)
+    assert node_line(doc["outer"], "missing") == 4  # the mapping's own line
+    assert line_of(doc, ("nowhere",)) == 3  # the document starts at its first key
+    assert node_line(object()) == 1  # something that knows no lines
+
+
+# -------------------------------------------------------------------- writing and keys
+
+
+def test_an_atomic_write_keeps_the_mode_and_leaves_no_temporary(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "m.yaml"
+    path.write_text("old\n", encoding="utf-8")
+    path.chmod(0o640)
+    renamed: list[str] = []
+    real_replace = os.replace
+
+    def replace(src: str, dst: object) -> None:
+        renamed.append(src)
+        real_replace(src, dst)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "replace", replace)
+    atomic_write_text(path, "new ✓\n")
+    assert path.read_bytes() == "new ✓\n".encode()
+    assert stat.S_IMODE(path.stat().st_mode) == 0o640
+    [temporary] = [Path(p) for p in renamed]
+    assert temporary.parent == tmp_path  # same file system: the rename is atomic
+    assert temporary.name.startswith(".m.yaml.") and temporary.name.endswith(".tmp")
+    assert remove_stale_temporaries(tmp_path) == []  # nothing left behind
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.yaml"]
+
+
+def test_a_failed_write_leaves_the_old_file_and_reports_the_real_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "m.yaml"
+    path.write_text("old\n", encoding="utf-8")
+
+    def refuse(src: str, dst: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", refuse)
+    with pytest.raises(OSError, match="No space left"):
+        atomic_write_text(path, "new\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.yaml"]
+    assert path.read_text(encoding="utf-8") == "old\n"
+    with pytest.raises(FileNotFoundError):  # no temporary file could be made at all
+        atomic_write_text(tmp_path / "gone" / "m.yaml", "new\n")
+
+
+def test_set_key_updates_in_place_and_inserts_after_its_neighbour(tmp_path: Path) -> None:
+    path = tmp_path / "m.yaml"
+    path.write_text("a: 1\nb: 2\nc: 3\n", encoding="utf-8")
+    doc = load_document(path)
+    set_key(doc, "b", 20, after="c")  # an existing key stays where it is
+    set_key(doc, "x", 9, after="a")
+    set_key(doc, "z", 0, after="nowhere")  # an unknown neighbour: last
+    assert list(doc.items()) == [("a", 1), ("x", 9), ("b", 20), ("c", 3), ("z", 0)]

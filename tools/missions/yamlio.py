@@ -232,11 +232,12 @@ def nesting_line(text: str) -> int:
     indents: list[int] = []
     for number, line in enumerate(text.splitlines(), 1):
         content = line.lstrip(" ")
-        if content and not content.startswith("#"):
-            indent = len(line) - len(content)
-            while indents and indents[-1] >= indent:
-                indents.pop()
-            indents.append(indent)
+        if not content or content.startswith("#"):
+            continue  # blank lines and comments neither indent nor bracket anything
+        indent = len(line) - len(content)
+        while indents and indents[-1] >= indent:
+            indents.pop()
+        indents.append(indent)
         for char in content:
             if char in "[{":
                 flow += 1
