@@ -15,13 +15,16 @@ from missions import yamlio
 from missions.errors import InputError
 from missions.yamlio import (
     MAX_DEPTH,
+    MAX_EXPANDED_NODES,
     atomic_write_text,
+    dump_document,
     line_of,
     load_document,
     nesting_line,
     node_line,
     remove_stale_temporaries,
     set_key,
+    structure_problems,
 )
 
 MESSAGE = f"YAML nested deeper than {MAX_DEPTH} levels"
@@ -92,6 +95,7 @@ def test_an_alias_bomb_is_refused_at_the_line_where_it_outgrows_the_budget(
         ("a: " + "[]" * 70 + "\nb: " + "[" * MAX_DEPTH + "\n", 2),  # closed brackets: gone
         ("a: 1\n# " + "[" * 80 + "\n\nb: " + "[" * MAX_DEPTH + "\n", 4),  # comments: nothing
         ("a: 1\n" * 70, 1),  # siblings do not nest
+        ("a: 1\nb: " + "[X" * MAX_DEPTH + "\n", 2),  # letters close nothing
         ("".join("X" * i + f"k{i}: 1\n" for i in range(70)), 1),  # letters are not indentation
         (block(70), MAX_DEPTH + 1),  # each key one level deeper: the first key too deep
     ],
@@ -213,3 +217,74 @@ def test_set_key_updates_in_place_and_inserts_after_its_neighbour(tmp_path: Path
     set_key(doc, "x", 9, after="a")
     set_key(doc, "z", 0, after="nowhere")  # an unknown neighbour: last
     assert list(doc.items()) == [("a", 1), ("x", 9), ("b", 20), ("c", 3), ("z", 0)]
+
+
+def test_a_recursive_structure_is_refused_at_its_key(tmp_path: Path) -> None:
+    path = tmp_path / "m.yaml"
+    path.write_text("b: 1\nc: [1]\n", encoding="utf-8")
+    doc = load_document(path)
+    doc["c"].append(doc["c"])  # what an alias to an enclosing node makes
+    assert [(p.line, p.message, p.rule) for p in structure_problems(path, doc)] == [
+        (2, "recursive YAML alias", "yaml")
+    ]
+
+
+def test_an_alias_used_twice_is_not_recursion(tmp_path: Path) -> None:
+    path = tmp_path / "m.yaml"
+    path.write_text("a: &x [1]\nb: *x\nc: *x\n", encoding="utf-8")
+    assert dict(load_document(path)) == {"a": [1], "b": [1], "c": [1]}
+
+
+def test_too_deep_is_reported_at_the_key_not_at_its_mapping(tmp_path: Path) -> None:
+    text = "".join(" " * i + f"s{i}: 0\n" + " " * i + f"k{i}:\n" for i in range(70))
+    path = tmp_path / "m.yaml"
+    path.write_text(text + " " * 70 + "v: 1\n", encoding="utf-8")
+    [(line, message, rule)] = problems_of(path)
+    assert (message, rule) == (MESSAGE, "yaml")
+    assert text.splitlines()[line - 1].strip() == f"k{MAX_DEPTH - 1}:"  # not its sibling
+
+
+@pytest.mark.parametrize("wrap", ["[{}]", "[[{}]]"])  # aliases directly, or one list down
+def test_an_alias_bomb_is_a_yaml_problem(tmp_path: Path, wrap: str) -> None:
+    """The expanded size counts what aliases repeat, through nested containers too."""
+    levels = ["a: &a [x,x,x,x,x,x,x,x,x,x]"] + [
+        f"{key}: &{key} " + wrap.format(", ".join([f"*{prev}"] * 10))
+        for key, prev in (("b", "a"), ("c", "b"), ("d", "c"), ("e", "d"))
+    ]
+    path = tmp_path / "bomb.yaml"
+    path.write_text("\n".join(levels) + "\n", encoding="utf-8")
+    [(_, message, rule)] = problems_of(path)
+    assert (message, rule) == (
+        f"document expands to more than {MAX_EXPANDED_NODES} nodes (alias bomb?)",
+        "yaml",
+    )
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        (None, (1, "file not found")),
+        (b"\nx: 1\n\xff\n", (3, "not valid UTF-8 (byte 0xff)")),  # counted from the start
+    ],
+)
+def test_an_unreadable_mission_file_is_a_located_yaml_problem(
+    tmp_path: Path, content: bytes | None, expected: tuple[int, str]
+) -> None:
+    path = tmp_path / "m.yaml"
+    if content is not None:
+        path.write_bytes(content)
+    with pytest.raises(InputError) as refused:
+        yamlio.read_text(path)
+    assert [(p.line, p.message, p.rule) for p in refused.value.problems] == [(*expected, "yaml")]
+
+
+def test_a_round_trip_keeps_quotes_long_lines_and_indentation(tmp_path: Path) -> None:
+    text = (
+        'title: "A quoted title"\n'
+        "summary: >\n  " + " ".join(["word"] * 40) + "\n"
+        "targets:\n  - id: a\n    depends_on: ['b', \"c\"]\n"
+        "long: " + "x" * 200 + "\n"
+    )
+    path = tmp_path / "m.yaml"
+    path.write_text(text, encoding="utf-8")
+    assert dump_document(load_document(path)) == text

@@ -179,8 +179,7 @@ def structure_problems(path: Path, doc: Any) -> list[Problem]:
             node, children, size = stack[-1]
             step = next(children, None)
             if step is None:
-                stack.pop()
-                on_stack.discard(id(node))
+                stack.pop()  # a finished node is found in `sizes` before `on_stack`
                 sizes[id(node)] = size[0]
                 if stack:
                     stack[-1][2][0] += size[0]
