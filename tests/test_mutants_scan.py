@@ -511,3 +511,70 @@ def test_an_import_after_the_header_and_open_private_are_reported_as_such() -> N
         (4, "open-private", "`open private` reaches private declarations"),
     ]
     assert scan.imports == [("Mathlib", 1), ("Foo", 3)]  # still followed, to be safe
+
+
+@pytest.mark.parametrize(
+    ("text", "decls"),
+    [
+        (  # a `deriving` clause ends its structure; only `deriving instance` is a command
+            "structure S where\n  x : Nat\nderiving Repr\n\ntheorem t : True := trivial\n",
+            [("structure", "S", 1, 3), ("theorem", "t", 5, 5)],
+        ),
+        (
+            "deriving instance Repr for S\n\ntheorem t : True := trivial\n",
+            [("deriving", "<deriving@1>", 1, 1), ("theorem", "t", 3, 3)],
+        ),
+        (
+            "class inductive C : Prop\n  | mk\n\ntheorem t : True := trivial\n",
+            [("class inductive", "C", 1, 2), ("theorem", "t", 4, 4)],
+        ),
+        ("class abbrev D := Inhabited Nat\n", [("class abbrev", "D", 1, 1)]),
+        (  # after another command, `deriving instance`, `inductive`, `abbrev` start one
+            "def x := 1\nderiving instance Repr for S\ninductive T where\n  | a\nabbrev y := 2\n",
+            [
+                ("def", "x", 1, 1),
+                ("deriving", "<deriving@2>", 2, 2),
+                ("inductive", "T", 3, 4),
+                ("abbrev", "y", 5, 5),
+            ],
+        ),
+        ("open private foo in\ntheorem t : True := trivial\n", [("theorem", "t", 2, 2)]),
+        ("open scoped Foo\ntheorem t : True := trivial\n", [("theorem", "t", 2, 2)]),
+        (
+            "public meta def f := 1\ntheorem t : True := trivial\n",
+            [("def", "f", 1, 1), ("theorem", "t", 2, 2)],
+        ),
+        (
+            "instance (priority := low) foo : Inhabited Nat := ⟨0⟩\n",
+            [("instance", "foo", 1, 1)],
+        ),
+        ("instance : Inhabited Nat := ⟨0⟩\n", [("instance", "_instance_1", 1, 1)]),
+        ("attribute [instance] foo\n", [("attribute", "<attribute@1>", 1, 1)]),
+        (  # universe parameters are not part of the name
+            "def foo.{u} (α : Sort u) : Sort u := α\ntheorem t : True := trivial\n",
+            [("def", "foo", 1, 1), ("theorem", "t", 2, 2)],
+        ),
+        ("structure S where\n  protected x : Nat\n  y : Nat\n", [("structure", "S", 1, 3)]),
+        ("example : True := trivial\n", [("example", "_example_1", 1, 1)]),
+        (  # a command word inside a proof at column 0 ends it; indented, it does not
+            "theorem a : True := by\n  exact trivial\nopen Foo\ntheorem b : True := trivial\n",
+            [("theorem", "a", 1, 2), ("theorem", "b", 4, 4)],
+        ),
+    ],
+)
+def test_commands_split_where_lean_starts_them(
+    text: str, decls: list[tuple[str, str, int, int]]
+) -> None:
+    scan = scan_source(text)
+    assert [(d.kind, d.name, d.line, d.end_line) for d in scan.decls] == decls
+    assert scan.unknown == []
+
+
+def test_open_private_opens_for_the_next_command() -> None:
+    [t] = scan_source("open private foo in\ntheorem t : True := trivial\n").decls
+    assert (t.name, t.opens) == ("t", ["foo"])
+
+
+def test_universe_parameters_are_not_binders() -> None:
+    [goal] = scan_source("theorem goal.{u} : Goal := rfl\n").decls
+    assert (goal.name, goal.type_name, goal.has_binders) == ("goal", "Goal", False)

@@ -519,7 +519,7 @@ class _FileScanner:
         command it starts is certainly one."""
         tokens = self.tokens
         prev = tokens[i - 1][1] if i > 0 else ""
-        if text == "instance" and prev in ("deriving", "attribute", "["):
+        if text == "instance" and prev in ("deriving", "["):
             return None
         if text in ("inductive", "abbrev") and prev == "class":
             return None
