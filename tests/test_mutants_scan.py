@@ -9,12 +9,14 @@ failing, so the test cannot pass vacuously.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
+from dataclasses import MISSING
 from pathlib import Path
 
 import pytest
 
-from missions.lean.scan import FileScan, scan_source
+from missions.lean.scan import Decl, FileScan, scan_source
 from mutant_support import case_files, outcome
 
 Build = Callable[..., Path]
@@ -578,3 +580,112 @@ def test_open_private_opens_for_the_next_command() -> None:
 def test_universe_parameters_are_not_binders() -> None:
     [goal] = scan_source("theorem goal.{u} : Goal := rfl\n").decls
     assert (goal.name, goal.type_name, goal.has_binders) == ("goal", "Goal", False)
+
+
+DECLARATIONS = (
+    "namespace N\n\n"
+    "/-- doc -/\n@[simp, -instance] protected theorem foo.{u} {α : Sort u} (x : α) : Goal := by\n"
+    "  exact (.inl (h.bar.baz (List.map f xs) x))\n\n"
+    "class inductive C : Prop\n  | mk\n\n"
+    "instance : Inhabited Nat := ⟨0⟩\n\n"
+    "end N\n"
+)
+
+
+def test_everything_a_declaration_records() -> None:
+    """Every field the resolver, the reach, the lint and the reports read, for a theorem
+    with docs, attributes, a modifier, universe and ordinary binders and field notation, a
+    class inductive (its generated names over-approximate) and an anonymous instance; the
+    fields not listed keep their defaults."""
+    scan = scan_source(DECLARATIONS)
+    defaults = {f.name: f.default for f in dataclasses.fields(Decl) if f.default is not MISSING}
+    defaults.update({f.name: [] for f in dataclasses.fields(Decl) if f.default_factory is list})
+    seen = [
+        {k: v for k, v in dataclasses.asdict(d).items() if k not in ("start", "end")}
+        for d in scan.decls
+    ]
+    changed = [{k: v for k, v in d.items() if k not in defaults or v != defaults[k]} for d in seen]
+    assert changed == [
+        {
+            "name": "N.foo",
+            "kind": "theorem",
+            "line": 3,
+            "end_line": 5,
+            "namespace": "N",
+            "opens": [],
+            "modifiers": ["protected"],
+            "attrs": ["simp", "-instance"],
+            "mentions": [
+                "Goal",
+                "List.map",
+                "Sort",
+                "by",
+                "exact",
+                "f",
+                "h.bar.baz",
+                "inl",
+                "instance",
+                "protected",
+                "simp",
+                "theorem",
+                "u",
+                "x",
+                "xs",
+                "α",
+            ],
+            "dot_mentions": ["inl"],
+            "has_binders": True,
+            "type_name": "Goal",
+            "type_tokens": 1,
+            "implicit": True,
+        },
+        {
+            "name": "N.C",
+            "kind": "class inductive",
+            "line": 7,
+            "end_line": 8,
+            "namespace": "N",
+            "opens": [],
+            "mentions": ["Prop", "class", "inductive", "mk"],
+            "generated": ["Prop", "casesOn", "ext", "ext_iff", "mk", "noConfusion", "rec", "recOn"],
+            "type_name": "Prop",
+            "type_tokens": 1,
+        },
+        {
+            "name": "N._instance_10",
+            "kind": "instance",
+            "line": 10,
+            "end_line": 10,
+            "namespace": "N",
+            "opens": [],
+            "mentions": ["Inhabited", "Nat", "instance"],
+            "type_tokens": 2,
+            "implicit": True,
+        },
+    ]
+    assert [DECLARATIONS[d.start : d.end] for d in scan.decls] == [
+        "/-- doc -/\n@[simp, -instance] protected theorem foo.{u} {α : Sort u} (x : α) : Goal "
+        ":= by\n  exact (.inl (h.bar.baz (List.map f xs) x))",
+        "class inductive C : Prop\n  | mk",
+        "instance : Inhabited Nat := ⟨0⟩",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "generated", "implicit"),
+    [
+        (  # a class abbreviation makes a structure: its constructor and eliminators
+            "class abbrev D := Inhabited Nat\n",
+            ["Inhabited", "Nat", "casesOn", "ext", "ext_iff", "mk", "noConfusion", "rec", "recOn"],
+            False,
+        ),
+        ("@[-simp] theorem x : True := trivial\n", [], False),  # erasing adds no rule
+        ("@[inline] def y := 1\n", [], False),  # an inert attribute
+        ("@[simp] theorem z : True := trivial\n", [], True),
+    ],
+)
+def test_what_a_declaration_generates_and_whether_automation_uses_it(
+    text: str, generated: list[str], implicit: bool
+) -> None:
+    [decl] = scan_source(text).decls
+    assert (decl.generated, decl.implicit) == (generated, implicit)

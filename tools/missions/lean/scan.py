@@ -232,6 +232,12 @@ def _hole_delta(text: str) -> int:
     return delta
 
 
+def _hands_to_automation(attrs: list[str]) -> bool:
+    """Whether attributes give a declaration to automation (``simp``, ``aesop``, …): any that
+    neither erases (``-simp``) nor is inert (``inline``, ``reducible``, …)."""
+    return any(not a.startswith("-") and a not in INERT_ATTRIBUTES for a in attrs)
+
+
 #: What an identifier can be to the one-pass scan, looked up once per identifier.
 _SORRY, _NATIVE, _SEARCH, _ENV, _OPTION, _OPEN, _IMPORT, _STOP, _NATIVE_WORD = range(9)
 _SPECIAL: dict[str, int] = {
@@ -820,11 +826,9 @@ class _FileScanner:
             own = set(self._mentions(begin, end, skip=name_token)[0])
             tail_mentions = [m for m in mentions if m not in own]
         generated: list[str] = []
-        if keyword in GENERATING_KEYWORDS or kind.startswith("class"):
+        if keyword in GENERATING_KEYWORDS:  # `class inductive`/`class abbrev`: keyword `class`
             generated = self._generated(j, end)
-        implicit = keyword == "instance" or any(
-            not a.startswith("-") and a not in INERT_ATTRIBUTES for a in attrs
-        )
+        implicit = keyword == "instance" or _hands_to_automation(attrs)
         decl = Decl(
             name=name,
             kind=kind,
@@ -973,7 +977,7 @@ class _FileScanner:
             if tokens[j][0] == IDENT:
                 new_names.append(ident_name(tokens[j][1]))
             j += 1
-        implicit = any(not a.startswith("-") and a not in INERT_ATTRIBUTES for a in attrs)
+        implicit = _hands_to_automation(attrs)
         for new in new_names or ["_alias"]:
             decl = self._pseudo_decl(
                 j if j < end else begin, tail, "alias", implicit=implicit, name=self.qualify(new)
