@@ -689,3 +689,27 @@ def test_what_a_declaration_generates_and_whether_automation_uses_it(
 ) -> None:
     [decl] = scan_source(text).decls
     assert (decl.generated, decl.implicit) == (generated, implicit)
+
+
+@pytest.mark.parametrize(
+    ("text", "signature"),
+    [
+        ("theorem t : Goal := rfl", (False, "Goal", 1)),
+        ("theorem t (x : Nat) : Goal := rfl", (True, "Goal", 1)),
+        ("theorem t : (Goal) := rfl", (False, None, 3)),
+        ("theorem t (h : f (x : Nat)) : Goal := rfl", (True, "Goal", 1)),  # nested colons
+        ("theorem t (h : a ∣ b) : Goal := rfl", (True, "Goal", 1)),  # `∣` divides, not `|`
+        ("def S : Type where\n  x : Nat", (False, "Type", 1)),  # `where` ends the type
+        ("inductive T : Type\n  | a", (False, "Type", 1)),  # so does a constructor's `|`
+        ("theorem t : ∀ x : Nat, x = x := fun _ => rfl", (False, None, 8)),  # the first colon
+        ("theorem t : Goal", (False, "Goal", 1)),  # no body
+        ("def x := 1", (False, None, 0)),  # no type
+        ("def f x := x", (True, None, 0)),  # binders and no type
+        ("abbrev A : Prop := (B : Prop)", (False, "Prop", 1)),  # a colon in the body
+    ],
+)
+def test_binders_and_the_type_of_a_declaration(
+    text: str, signature: tuple[bool, str | None, int]
+) -> None:
+    decl = scan_source(text).decls[0]
+    assert (decl.has_binders, decl.type_name, decl.type_tokens) == signature
