@@ -713,3 +713,30 @@ def test_binders_and_the_type_of_a_declaration(
 ) -> None:
     decl = scan_source(text).decls[0]
     assert (decl.has_binders, decl.type_name, decl.type_tokens) == signature
+
+
+RICH_FILE = (
+    "import Mathlib\n\n/-- TODO: the statement -/\ndef a := (1)\n"
+    'open Foo renaming x → y\nexport Bar (z)\nnotation "N" => a\nfrobnicate\n'
+    "private def b := 2\n/-- doc -/\n@[simp] protected theorem c : True := (trivial)\n"
+    "import Late.Mod\n#exit\ntheorem d : True := sorry\n"
+)
+
+
+def test_a_whole_file_scan_and_its_cache_round_trip() -> None:
+    """Every part of a file's scan, and the same scan read back from its cached JSON."""
+    scan = scan_source(RICH_FILE)
+    assert [(d.kind, d.name, d.line, d.end_line, d.modifiers) for d in scan.decls] == [
+        ("def", "a", 3, 4, []),
+        ("notation", "<notation@7>", 7, 7, []),
+        ("unknown command", "<unknown command@8>", 8, 8, []),
+        ("def", "b", 9, 9, ["private"]),  # a modifier after a command starts the next one
+        ("theorem", "c", 10, 11, ["protected"]),  # so do docs and attributes
+    ]
+    assert scan.imports == [("Mathlib", 1), ("Late.Mod", 12)]  # a late import is still one
+    assert scan.placeholders == [(3, "/-- TODO: the statement -/")]
+    assert (scan.unknown, scan.exports, scan.exit_line) == ([(8, "frobnicate")], ["Bar"], 13)
+    assert "x" in scan.renames["y"]
+    assert [f.code for f in scan.findings] == ["import"]
+    assert [e.command for e in scan.extensions] == ["notation"]
+    assert FileScan.from_json(scan.to_json()) == scan
