@@ -740,3 +740,29 @@ def test_a_whole_file_scan_and_its_cache_round_trip() -> None:
     assert [f.code for f in scan.findings] == ["import"]
     assert [e.command for e in scan.extensions] == ["notation"]
     assert FileScan.from_json(scan.to_json()) == scan
+
+
+@pytest.mark.parametrize(
+    ("text", "dots"),
+    [
+        ("theorem t : True := h |>.elim\n", ["elim"]),  # `|>.f` is field notation
+        ("theorem t : True := (h).elim\n", ["elim"]),  # so is `.f` right after a term
+        ("theorem t : True := h |>. elim\n", []),  # not when a space comes between
+        ("theorem t : True := f . g\n", []),
+    ],
+)
+def test_field_notation_after_a_term(text: str, dots: list[str]) -> None:
+    [decl] = scan_source(text).decls
+    assert decl.dot_mentions == dots
+
+
+def test_a_root_name_leaves_every_namespace() -> None:
+    [decl] = scan_source("namespace N\ndef _root_.foo := 1\nend N\n").decls
+    assert decl.name == "foo"
+
+
+def test_erasing_a_forbidden_attribute_is_still_reported() -> None:
+    """``attribute [-csimp] f`` names a compiler-trusting attribute: the scan reports it
+    whether it is added or erased (it cannot tell which one Lean had before)."""
+    found = scan_source("attribute [-csimp] foo\n").findings
+    assert [(f.line, f.code) for f in found] == [(1, "csimp")]
