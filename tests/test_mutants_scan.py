@@ -766,3 +766,17 @@ def test_erasing_a_forbidden_attribute_is_still_reported() -> None:
     whether it is added or erased (it cannot tell which one Lean had before)."""
     found = scan_source("attribute [-csimp] foo\n").findings
     assert [(f.line, f.code) for f in found] == [(1, "csimp")]
+
+
+@pytest.mark.parametrize(
+    ("text", "decls"),
+    [
+        ("def x := 1\npublic meta def f := 1\n", [("x", 1, []), ("f", 2, ["public", "meta"])]),
+        # the first command has nothing before it, whatever the file ends with
+        ("instance : Inhabited Nat := ⟨0⟩\nderiving", [("_instance_1", 1, [])]),
+    ],
+)
+def test_modifiers_stay_with_their_declaration(
+    text: str, decls: list[tuple[str, int, list[str]]]
+) -> None:
+    assert [(d.name, d.line, d.modifiers) for d in scan_source(text).decls] == decls

@@ -529,10 +529,6 @@ class _FileScanner:
             return None
         if text in ("inductive", "abbrev") and prev == "class":
             return None
-        if text in ("private", "scoped") and prev == "open":
-            return None
-        if text == "meta" and prev == "public":
-            return None
         if text == "deriving":
             nxt = tokens[i + 1][1] if i + 1 < len(tokens) else ""
             return True if nxt == "instance" else None
