@@ -674,6 +674,7 @@ def run_shard(
         # mutmut, which then runs just those
         codes = read_meta(work, module).get("exit_code_by_key", {})
         names = sorted(k for k, v in codes.items() if v is None or v in _RECHECK)
+        names = _without_equivalents(work, module, names, codes)
         if not names:
             return summarize(work, module, "nothing to re-check", 0.0)
     source_digest = hashlib.sha256(source.encode()).hexdigest()
@@ -696,6 +697,20 @@ def run_shard(
         state["source"] = source_digest
     state_file.write_text(json.dumps(state), encoding="utf-8")
     return result
+
+
+def _without_equivalents(
+    work: Path, module: str, names: list[str], codes: dict[str, int | None]
+) -> list[str]:
+    """``names`` less the survivors listed as equivalent: no test can kill them, and each
+    would run every test of its function again."""
+    known = equivalents()
+    texts = diffs(work, module, [n for n in names if codes.get(n) is not None])
+    return [
+        n
+        for n in names
+        if n not in texts or (module, function_of(n), *changed_lines(texts[n])) not in known
+    ]
 
 
 # ---------------------------------------------------------------- report
