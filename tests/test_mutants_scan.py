@@ -780,3 +780,51 @@ def test_modifiers_stay_with_their_declaration(
     text: str, decls: list[tuple[str, int, list[str]]]
 ) -> None:
     assert [(d.name, d.line, d.modifiers) for d in scan_source(text).decls] == decls
+
+
+@pytest.mark.parametrize(
+    ("text", "imports", "findings"),
+    [
+        (
+            "module\n\npublic import A.B\nmeta import C\npublic meta import D\nimport all E\n\n"
+            "def x := 1\n",
+            [("A.B", 3), ("C", 4), ("D", 5), ("E", 6)],
+            [],
+        ),
+        ("prelude\nimport Init.Core\n", [("Init.Core", 2)], [(1, "prelude")]),
+        ("module\nprelude\nimport X\n", [("X", 3)], [(2, "prelude")]),
+        ("import A", [("A", 1)], []),  # the header is the whole file
+    ],
+)
+def test_the_module_header(
+    text: str, imports: list[tuple[str, int]], findings: list[tuple[int, str]]
+) -> None:
+    scan = scan_source(text)
+    assert scan.imports == imports
+    assert [(f.line, f.code) for f in scan.findings] == findings
+
+
+def test_text_after_an_uncertain_boundary_counts_for_the_declaration_before() -> None:
+    """Words at column 0 may be unknown commands or the end of the term above: both readings
+    count, the second as the declaration's tail, through every uncertain boundary in a row."""
+    scan = scan_source("theorem a : True := x\nfoo\nbar\ntheorem b : True := y\n")
+    assert [(d.name, d.tail_mentions) for d in scan.decls] == [
+        ("a", ["bar", "foo"]),
+        ("<unknown command@2>", []),
+        ("<unknown command@3>", []),
+        ("b", []),
+    ]
+    assert scan.unknown == [(2, "foo"), (3, "bar")]
+    last = scan_source("theorem a : True := x\nfoo\nbar\n")  # ending the file uncertainly
+    assert [(d.name, d.tail_mentions) for d in last.decls][0] == ("a", ["bar", "foo"])
+
+
+def test_the_token_digest_is_stable_and_ignores_layout() -> None:
+    """Statement pins recorded in users' YAML are these digests: the same tokens must give the
+    same digest in every version of the tool, whatever the comments, docs and spacing, and
+    ``#exit`` must count."""
+    digest = scan_source("/-- doc -/\ntheorem t : True := trivial -- c\n").digest
+    assert digest == "1cc35aff4732a83050ebcb37d89e431046c762c0c567b9c6634e7d2c084e5899"
+    assert scan_source("theorem t :  True :=\n  trivial\n").digest == digest
+    exits = [scan_source(f"theorem {n} : True := trivial\n#exit\n").digest for n in "tu"]
+    assert digest not in exits and exits[0] != exits[1]
