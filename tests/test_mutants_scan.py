@@ -828,3 +828,19 @@ def test_the_token_digest_is_stable_and_ignores_layout() -> None:
     assert scan_source("theorem t :  True :=\n  trivial\n").digest == digest
     exits = [scan_source(f"theorem {n} : True := trivial\n#exit\n").digest for n in "tu"]
     assert digest not in exits and exits[0] != exits[1]
+
+
+@pytest.mark.parametrize(
+    "after",
+    [
+        "@[simp] theorem b : True := trivial\n",
+        "/-- doc -/\ntheorem b : True := trivial\n",
+        "#check b\n",
+        "theorem b : True := trivial\n",
+    ],
+)
+def test_attributes_docs_hash_commands_and_keywords_end_a_command_for_certain(
+    after: str,
+) -> None:
+    [a, *_] = scan_source("def a := 1\n" + after).decls
+    assert (a.name, a.end_line, a.tail_mentions) == ("a", 1, [])
