@@ -816,7 +816,8 @@ def test_text_after_an_uncertain_boundary_counts_for_the_declaration_before() ->
     ]
     assert scan.unknown == [(2, "foo"), (3, "bar")]
     last = scan_source("theorem a : True := x\nfoo\nbar\n")  # ending the file uncertainly
-    assert [(d.name, d.tail_mentions) for d in last.decls][0] == ("a", ["bar", "foo"])
+    first = last.decls[0]
+    assert (first.name, first.tail_mentions) == ("a", ["bar", "foo"])
 
 
 def test_the_token_digest_is_stable_and_ignores_layout() -> None:
@@ -835,12 +836,16 @@ def test_the_token_digest_is_stable_and_ignores_layout() -> None:
     [
         "@[simp] theorem b : True := trivial\n",
         "/-- doc -/\ntheorem b : True := trivial\n",
-        "#check b\n",
         "theorem b : True := trivial\n",
     ],
 )
-def test_attributes_docs_hash_commands_and_keywords_end_a_command_for_certain(
-    after: str,
-) -> None:
+def test_attributes_docs_and_keywords_end_a_command_for_certain(after: str) -> None:
     [a, *_] = scan_source("def a := 1\n" + after).decls
     assert (a.name, a.end_line, a.tail_mentions) == ("a", 1, [])
+
+
+def test_a_hash_command_ends_a_body_only_perhaps() -> None:
+    """After a term the scan does not rule out that a ``#`` word still belongs to it, so what
+    follows counts for the declaration too (the sound reading)."""
+    [a] = scan_source("def a := 1\n#check b\n").decls
+    assert (a.end_line, a.tail_mentions) == (1, ["b"])
