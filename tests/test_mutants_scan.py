@@ -849,3 +849,34 @@ def test_a_hash_command_ends_a_body_only_perhaps() -> None:
     follows counts for the declaration too (the sound reading)."""
     [a] = scan_source("def a := 1\n#check b\n").decls
     assert (a.end_line, a.tail_mentions) == (1, ["b"])
+
+
+SCOPES = (
+    "namespace A.B\nsection S\nopen C in\ntheorem t : True := x\ntheorem u : True := x\n"
+    "end S\nexport D (y)\nmutual\ntheorem m1 : True := m2\ntheorem m2 : True := m1\nend\n"
+    "include h\ntheorem v : True := x\nend A.B\ntheorem r : True := z\n"
+    "unset_option pp.all in\ntheorem w : True := z\n"
+)
+
+
+def test_scopes_namespaces_opens_and_variables() -> None:
+    """Names are qualified by the namespaces around them; `open … in` reaches one command;
+    an export reaches the rest of its namespace (a `mutual` block's `end` closes only the
+    block); `include` puts variables in scope; leaving the namespace leaves it all."""
+    scan = scan_source(SCOPES)
+    exported = ["D", "A.B.D", "A.D"]
+    assert [(d.name, d.namespace, d.opens, d.variables) for d in scan.decls] == [
+        ("A.B.t", "A.B", ["C", "A.B.C", "A.C"], False),
+        ("A.B.u", "A.B", [], False),
+        ("A.B.m1", "A.B", exported, False),
+        ("A.B.m2", "A.B", exported, False),
+        ("A.B.v", "A.B", exported, True),
+        ("r", "", [], False),
+        ("w", "", [], False),
+    ]
+    assert scan.exports == exported
+
+
+def test_an_end_with_nothing_to_close_keeps_the_file_scope() -> None:
+    [t] = scan_source("end\nopen Foo\ntheorem t : True := x\n").decls
+    assert (t.name, t.namespace, t.opens) == ("t", "", ["Foo"])

@@ -659,7 +659,7 @@ class _FileScanner:
                 self.scopes.pop()
         elif text == "open":
             targets = self._open_targets(self._idents_until_in(i + 1, end))
-            if tokens[end - 1][1] == "in" or self._has_in(i, end):
+            if self._has_in(i, end):
                 self.pending_opens = pending + targets
             else:
                 self.scopes[-1].opens.extend(targets)
