@@ -356,14 +356,17 @@ def read_meta(work: Path, module: str) -> dict[str, Any]:
     return data
 
 
-def reset_verdicts(work: Path, module: str, tests_changed: bool) -> int:
+def reset_verdicts(
+    work: Path, module: str, tests_changed: bool, keep: frozenset[str] = frozenset()
+) -> int:
     """Forget runs the budget interrupted and, when the tests changed, the verdicts a new test
-    could change (survivors, mutants without tests)."""
+    could change (survivors, mutants without tests), except those in ``keep`` (survivors
+    listed as equivalent, which no test can change)."""
     path = meta_path(work, module)
     meta = read_meta(work, module)
     codes = meta.get("exit_code_by_key", {})
     again = _RECHECK if tests_changed else _INTERRUPTED
-    reset = [k for k, v in codes.items() if v in again and v is not None]
+    reset = [k for k, v in codes.items() if v in again and v is not None and k not in keep]
     for key in reset:
         codes[key] = None
     if reset:
@@ -669,17 +672,19 @@ def run_shard(
     selection, digest = prepare(work, module, jobs)
     state = json.loads(state_file.read_text()) if state_file.is_file() else {}
     names = None
+    equivalent: frozenset[str] = frozenset()
     if recheck:
         # only the mutants no test killed yet (survivors, and those never run), named to
         # mutmut, which then runs just those
         codes = read_meta(work, module).get("exit_code_by_key", {})
-        names = sorted(k for k, v in codes.items() if v is None or v in _RECHECK)
-        names = _without_equivalents(work, module, names, codes)
+        candidates = sorted(k for k, v in codes.items() if v is None or v in _RECHECK)
+        names = _without_equivalents(work, module, candidates, codes)
+        equivalent = frozenset(candidates) - frozenset(names)
         if not names:
             return summarize(work, module, "nothing to re-check", 0.0)
     source_digest = hashlib.sha256(source.encode()).hexdigest()
     changed = state.get("tests") != digest or state.get("source") != source_digest
-    reset_verdicts(work, module, tests_changed=changed)
+    reset_verdicts(work, module, tests_changed=changed, keep=equivalent)
     if changed:
         # which tests call which function was recorded for other code or tests: a renamed or
         # new function would have no tests, and a new test no functions (mutmut records anew)
