@@ -673,16 +673,18 @@ def run_shard(
     state = json.loads(state_file.read_text()) if state_file.is_file() else {}
     names = None
     equivalent: frozenset[str] = frozenset()
-    if recheck:
+    source_digest = hashlib.sha256(source.encode()).hexdigest()
+    if recheck and state.get("source") == source_digest:
         # only the mutants no test killed yet (survivors, and those never run), named to
-        # mutmut, which then runs just those
+        # mutmut, which then runs just those; after a change of the module the names are
+        # mutmut's to make anew, so the whole shard runs (still keeping every verdict of an
+        # unchanged function)
         codes = read_meta(work, module).get("exit_code_by_key", {})
         candidates = sorted(k for k, v in codes.items() if v is None or v in _RECHECK)
         names = _without_equivalents(work, module, candidates, codes)
         equivalent = frozenset(candidates) - frozenset(names)
         if not names:
             return summarize(work, module, "nothing to re-check", 0.0)
-    source_digest = hashlib.sha256(source.encode()).hexdigest()
     changed = state.get("tests") != digest or state.get("source") != source_digest
     reset_verdicts(work, module, tests_changed=changed, keep=equivalent)
     if changed:
