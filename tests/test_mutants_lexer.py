@@ -176,6 +176,8 @@ def test_an_empty_doc_comment_closes_right_after_its_opening() -> None:
         ("∑' x, f x", [(SYMBOL, "∑"), (SYMBOL, "'"), (IDENT, "x")]),
         ("∑'a'", [(SYMBOL, "∑"), (SYMBOL, "'"), (IDENT, "a'")]),  # not the char 'a'
         ("x ' y", [(IDENT, "x"), (SYMBOL, "'"), (IDENT, "y")]),
+        ("x 'y z", [(IDENT, "x"), (SYMBOL, "'"), (IDENT, "y")]),  # nothing after it is skipped
+        ("∑'x", [(SYMBOL, "∑"), (SYMBOL, "'"), (IDENT, "x")]),
         ("''x", [(SYMBOL, "''"), (IDENT, "x")]),
         ("'a' = x ∑", [(CHAR, "'a'"), (SYMBOL, "=")]),  # nothing before the first quote
     ],
