@@ -880,3 +880,43 @@ def test_scopes_namespaces_opens_and_variables() -> None:
 def test_an_end_with_nothing_to_close_keeps_the_file_scope() -> None:
     [t] = scan_source("end\nopen Foo\ntheorem t : True := x\n").decls
     assert (t.name, t.namespace, t.opens) == ("t", "", ["Foo"])
+
+
+@pytest.mark.parametrize(
+    ("text", "placeholders"),
+    [
+        # the whole line that holds the TODO, also on a later line of a doc comment
+        ("def a := 1\n/-- Intro.\n  TODO: fill -/\ndef b := 2\n", [(3, "TODO: fill -/")]),
+        ("def a := 1\n/-- TODO x -/", [(2, "/-- TODO x -/")]),  # at the very end of the file
+    ],
+)
+def test_a_placeholder_is_quoted_as_its_whole_line(
+    text: str, placeholders: list[tuple[int, str]]
+) -> None:
+    assert scan_source(text).placeholders == placeholders
+
+
+@pytest.mark.parametrize(
+    ("text", "finding"),
+    [
+        (
+            "set_option weak.debug.skipKernelTC true\n",
+            (1, "debug", "`set_option weak.debug.skipKernelTC` weakens checking"),
+        ),
+        ("prelude\n", (1, "prelude", "`prelude` replaces Lean's core library")),
+    ],
+)
+def test_findings_say_what_and_where(text: str, finding: tuple[int, str, str]) -> None:
+    scan = scan_source(text)
+    assert [(f.line, f.code, f.message) for f in scan.findings] == [finding]
+
+
+@pytest.mark.parametrize("text", ["module", "prelude", "import A", "public import A"])
+def test_a_file_that_is_only_a_header_scans_cleanly(text: str) -> None:
+    scan = scan_source(text)
+    assert scan.error is None and scan.decls == [] and scan.unknown == []
+
+
+def test_the_token_digest_of_a_file_cut_by_exit_is_stable() -> None:
+    digest = scan_source("theorem t : True := trivial\n#exit\n").digest
+    assert digest == "cafee975a61d85de9eeee757efd2797fad2a5dba4ea514985451344070c0b450"
