@@ -269,3 +269,16 @@ def test_doc_comments_inside_one_declaration_scan_in_one_pass() -> None:
     scan = scan_source(text)
     assert [d.name for d in scan.decls] == ["Big", "after"]
     assert {"f0", "f2999"} <= set(scan.decls[0].generated)
+
+
+def test_a_lakefile_too_large_to_read_proves_nothing(two_missions: Path) -> None:
+    """Lake would read it, the scanner does not: its layout and settings are unknown, so no
+    target is proved and the gate names the file."""
+    lakefile = two_missions / "lakefile.lean"
+    padding = "-- " + "x" * 1_100_000 + "\n"
+    lakefile.write_text(lakefile.read_text(encoding="utf-8") + padding, encoding="utf-8")
+    statuses = _statuses(two_missions)
+    assert {status for status, _ in statuses.values()} == {"stated"}
+    check = CliRunner().invoke(app, ["check", "--json", "--root", str(two_missions)])
+    messages = [v["message"] for v in json.loads(check.stdout)["violations"]]
+    assert any(m.startswith("cannot be read (larger than") for m in messages), messages

@@ -178,8 +178,12 @@ def lake_layout(root: str | os.PathLike[str]) -> tuple[list[SourceRoot], list[tu
     """
     try:
         text = read_config_text(os.path.join(root, "lakefile.lean"))
-    except (OSError, UnicodeDecodeError):
+    except FileNotFoundError:
         return [("", "Formal")], []
+    except (OSError, UnicodeDecodeError) as exc:
+        # Lake may read what the scanner cannot (a huge file): its layout is unknown
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "not UTF-8"
+        return [("", "Formal")], [(1, f"the scanner cannot read lakefile.lean ({reason})")]
     tokens = _lake_tokens(text)
     if tokens is None:
         return [("", "Formal")], [(1, "the scanner cannot read lakefile.lean's layout")]

@@ -93,8 +93,11 @@ def check_lakefile(root: Path) -> list[PinCheck]:
     path = root / "lakefile.lean"
     try:
         text = read_config_text(path)
-    except (OSError, UnicodeDecodeError):
-        return [PinCheck("lakefile.lean", 1, False, "missing or unreadable")]
+    except FileNotFoundError:
+        return [PinCheck("lakefile.lean", 1, False, "missing")]
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "not UTF-8"
+        return [PinCheck("lakefile.lean", 1, False, f"cannot be read ({reason})")]
     checks: list[PinCheck] = []
     found = False
     for match in REQUIRE.finditer(text):

@@ -85,7 +85,12 @@ def unsafe_settings(root: Path) -> list[UnsafeSetting]:
     lean = root / "lakefile.lean"
     try:
         text = read_config_text(lean)
-    except (OSError, UnicodeDecodeError):
+    except FileNotFoundError:
+        text = None
+    except (OSError, UnicodeDecodeError) as exc:
+        # what the scanner cannot read it cannot vouch for (Lake may read a huge file)
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "not UTF-8"
+        found.append(UnsafeSetting("lakefile.lean", 1, f"lakefile.lean cannot be read ({reason})"))
         text = None
     if text is not None:
         found.extend(_lean_settings(root, text))
