@@ -91,7 +91,11 @@ def test_alias_declares_each_new_name_at_its_line() -> None:
         "attribute",
         "@[simp",
         "instance (",
+        "instance",
+        "class",
+        "def f.",
         "theorem f.{u",
+        "namespace",
     ],
 )
 def test_a_file_ending_inside_a_command_is_scanned(text: str) -> None:
@@ -580,6 +584,8 @@ def test_open_private_opens_for_the_next_command() -> None:
 def test_universe_parameters_are_not_binders() -> None:
     [goal] = scan_source("theorem goal.{u} : Goal := rfl\n").decls
     assert (goal.name, goal.type_name, goal.has_binders) == ("goal", "Goal", False)
+    [cut] = scan_source("theorem cut.{").decls  # nor is a list the file cuts short
+    assert (cut.name, cut.has_binders) == ("cut", False)
 
 
 DECLARATIONS = (
@@ -904,6 +910,10 @@ def test_a_placeholder_is_quoted_as_its_whole_line(
             (1, "debug", "`set_option weak.debug.skipKernelTC` weakens checking"),
         ),
         ("prelude\n", (1, "prelude", "`prelude` replaces Lean's core library")),
+        (
+            "unsafe def f : Nat := 1\n",
+            (1, "unsafe", "`unsafe` declarations bypass the kernel's checks"),
+        ),
     ],
 )
 def test_findings_say_what_and_where(text: str, finding: tuple[int, str, str]) -> None:
@@ -911,7 +921,10 @@ def test_findings_say_what_and_where(text: str, finding: tuple[int, str, str]) -
     assert [(f.line, f.code, f.message) for f in scan.findings] == [finding]
 
 
-@pytest.mark.parametrize("text", ["module", "prelude", "import A", "public import A"])
+@pytest.mark.parametrize(
+    "text",
+    ["", "module", "prelude", "import A", "public import A", "import A\npublic", "import A\nmeta"],
+)
 def test_a_file_that_is_only_a_header_scans_cleanly(text: str) -> None:
     scan = scan_source(text)
     assert scan.error is None and scan.decls == [] and scan.unknown == []
@@ -920,3 +933,69 @@ def test_a_file_that_is_only_a_header_scans_cleanly(text: str) -> None:
 def test_the_token_digest_of_a_file_cut_by_exit_is_stable() -> None:
     digest = scan_source("theorem t : True := trivial\n#exit\n").digest
     assert digest == "cafee975a61d85de9eeee757efd2797fad2a5dba4ea514985451344070c0b450"
+
+
+@pytest.mark.parametrize("prefix", ["", "@[simp] ", "/-- doc -/\n", "private "])
+def test_a_hash_word_inside_a_proof_keeps_what_follows_in_the_proof(prefix: str) -> None:
+    """``#check`` is also a tactic: after it the proof may go on, so a later sorry is the
+    declaration's, whatever docs, attributes or modifiers come before the keyword."""
+    [a] = scan_source(f"{prefix}theorem a : True := by\n  #check x\n  sorry\n").decls
+    sorry_line = prefix.count("\n") + 3
+    assert (a.name, a.sorries, a.tail_mentions) == ("a", [sorry_line], ["sorry", "x"])
+
+
+def test_a_hash_command_after_a_documented_alias_starts_for_certain() -> None:
+    """An alias holds no term that a ``#`` word could continue (contrast the proof above)."""
+    [b] = scan_source("/-- doc -/\nalias b := a\n#check c\n").decls
+    assert (b.name, b.mentions, b.tail_mentions) == ("b", ["a"], [])
+
+
+def test_an_option_at_column_0_inside_a_proof_may_still_be_the_proof() -> None:
+    """``set_option … in`` is also a tactic; at column 0 after ``by`` it may start a command
+    or go on with the proof, so the sorry after it counts for the theorem."""
+    text = "theorem a : True := by\n  skip\nset_option maxHeartbeats 0 in\n  exact sorry\n"
+    [a] = scan_source(text).decls
+    assert (a.name, a.sorries) == ("a", [4])
+
+
+@pytest.mark.parametrize("rest", ["instance Repr for Foo\n", "instance"])
+def test_deriving_instance_starts_a_command_for_certain(rest: str) -> None:
+    scan = scan_source(f"def a := 1\nderiving {rest}")
+    assert [(d.name, d.tail_mentions) for d in scan.decls] == [("a", []), ("<deriving@2>", [])]
+
+
+def test_a_stray_closing_bracket_does_not_swallow_the_rest_of_the_file() -> None:
+    assert names(scan_source("def a := 1 )\ntheorem b : True := trivial\n")) == ["a", "b"]
+
+
+def test_a_hash_word_inside_brackets_is_part_of_the_term() -> None:
+    """A quoted command inside a definition does not end it."""
+    line = "def c : MacroM Syntax := `(#check 1)"
+    [c] = scan_source(line + "\ntheorem t : True := trivial\n").decls[:1]
+    assert (c.name, c.end) == ("c", len(line))
+
+
+def test_an_example_is_anonymous_even_with_a_plain_binder() -> None:
+    assert names(scan_source("example x : True := trivial\n")) == ["_example_1"]
+
+
+def test_a_namespace_without_a_name_adds_nothing() -> None:
+    scan = scan_source("namespace A\nnamespace\ntheorem t : True := x\n")
+    assert names(scan) == ["A.t"]
+
+
+def test_a_syntax_extension_owns_its_sorries_and_an_attribute_is_named_as_written() -> None:
+    """A sorry inside a macro is the macro's (not "outside any declaration"); a code-running
+    attribute is reported under the name the file gives it."""
+    [macro] = scan_source('macro "m" : term => `(sorry)\n').extensions
+    assert (macro.command, macro.atoms, macro.sorries) == ("macro", ["m"], [1])
+    [attr] = scan_source("@[Xrun] def f := 1\n").extensions
+    assert (attr.line, attr.command, attr.code) == (1, "@[Xrun]", True)
+
+
+def test_universe_and_omit_are_scope_commands() -> None:
+    """They are not unknown commands, and ``omit … in`` passes an ``open … in`` on."""
+    scan = scan_source("universe u\nopen Foo in\nomit h in\ntheorem t : True := x\n")
+    assert scan.unknown == []
+    [t] = scan.decls
+    assert (t.name, t.opens) == ("t", ["Foo"])

@@ -424,7 +424,7 @@ class _FileScanner:
             if kind == DOC or (kind == IDENT and text in _PREFIX_WORDS):
                 visited.append(j)
                 j += 1
-            elif kind == SYMBOL and text == "@[":
+            elif text == "@[":
                 visited.append(j)
                 j = self._skip_group(j, n)
             else:
@@ -525,7 +525,7 @@ class _FileScanner:
         command it starts is certainly one."""
         tokens = self.tokens
         prev = tokens[i - 1][1] if i > 0 else ""
-        if text == "instance" and prev in ("deriving", "["):
+        if text == "instance" and prev == "deriving":
             return None
         if text in ("inductive", "abbrev") and prev == "class":
             return None
@@ -535,7 +535,7 @@ class _FileScanner:
         if text in _PREFIX_WORDS and not self._leads_to_command(i):
             return None  # e.g. a `protected` structure field
         if text in SOFT_COMMANDS and in_body:
-            column0 = offset == 0 or self.src.text[offset - 1] == "\n"
+            column0 = self.src.text[offset - 1] == "\n"  # i > begin, so offset > 0
             return False if column0 else None
         return True
 
@@ -623,7 +623,7 @@ class _FileScanner:
             kind, text, _ = tokens[i]
             if kind == DOC:
                 i += 1
-            elif kind == SYMBOL and text == "@[":
+            elif text == "@[":
                 i = self._attributes(i, end, attrs, attr_args)
             elif kind == IDENT and text in MODIFIERS:
                 modifiers.append(text)
@@ -647,13 +647,9 @@ class _FileScanner:
             self.pending_opens = []
         elif text == "namespace":
             parts = self._idents(i + 1, end)
-            name = parts[0] if parts else ""
-            self.scopes.append(_Scope("namespace", ident_parts(name) if name else []))
-        elif text == "section":
-            parts = self._idents(i + 1, end)
-            self.scopes.append(_Scope("section", parts[0].split(".") if parts else []))
-        elif text == "mutual":
-            self.scopes.append(_Scope("mutual", []))
+            self.scopes.append(_Scope("namespace", ident_parts(parts[0]) if parts else []))
+        elif text in ("section", "mutual"):
+            self.scopes.append(_Scope(text, []))  # a section's name opens no namespace
         elif text == "end":
             if len(self.scopes) > 1:
                 self.scopes.pop()
@@ -721,9 +717,7 @@ class _FileScanner:
             if base in FORBIDDEN_ATTRIBUTES:
                 self._finding(index, base, FORBIDDEN_ATTRIBUTES[base])
             elif not attr.startswith("-") and self._runs_code(base, args):
-                self.result.extensions.append(
-                    Extension(self.line(index), f"@[{base}]", True, [], [])
-                )
+                self.result.extensions.append(Extension(self.line(index), f"@[{base}]", True))
 
     @staticmethod
     def _runs_code(attr: str, args: list[str]) -> bool:
