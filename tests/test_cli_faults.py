@@ -161,6 +161,27 @@ def test_yaml_nested_a_thousand_levels_deep(repo: Path, style: str) -> None:
         one_line(stderr, f"{path}:{line}: ", "YAML nested deeper than 64 levels")
 
 
+@pytest.mark.parametrize(
+    ("value", "fragment"),
+    [
+        ("2020-13-45", "month must be in 1..12"),
+        ("!!float abc", "could not convert string to float"),
+        ("0x_", "YAML value cannot be read"),
+        ("{? [[1]] : 2}", "a mapping key must be a plain value"),
+    ],
+)
+def test_a_value_yaml_cannot_build_is_one_located_line(
+    repo: Path, value: str, fragment: str
+) -> None:
+    """Such values used to end every command with an internal error."""
+    path = repo / "missions" / "bad.yaml"
+    path.write_text(f"id: bad\ntitle: Bad\nextra: {value}\n", encoding="utf-8")
+    for command in ("status", "check", "validate"):
+        code, _, stderr = run(command, "--root", str(repo))
+        assert code == 2, command
+        one_line(stderr, f"{path}:3: ", fragment)
+
+
 def test_nesting_limit_reports_the_line(tmp_path: Path) -> None:
     from missions.yamlio import MAX_DEPTH, load_document, structure_problems
 

@@ -4,8 +4,10 @@ brackets that must not count."""
 
 from __future__ import annotations
 
+import locale
 import os
 import stat
+import sys
 from pathlib import Path
 
 import pytest
@@ -17,7 +19,9 @@ from missions.yamlio import (
     MAX_DEPTH,
     MAX_EXPANDED_NODES,
     atomic_write_text,
+    composed_line_of,
     dump_document,
+    fast_compose,
     line_of,
     load_document,
     nesting_line,
@@ -284,7 +288,141 @@ def test_a_round_trip_keeps_quotes_long_lines_and_indentation(tmp_path: Path) ->
         "summary: >\n  " + " ".join(["word"] * 40) + "\n"
         "targets:\n  - id: a\n    depends_on: ['b', \"c\"]\n"
         "long: " + "x" * 200 + "\n"
+        "longer: " + " ".join(["word"] * 1500) + "\n"  # 7,500 characters: never folded
     )
     path = tmp_path / "m.yaml"
     path.write_text(text, encoding="utf-8")
     assert dump_document(load_document(path)) == text
+
+
+def test_a_line_is_the_containers_own_when_the_key_is_missing(tmp_path: Path) -> None:
+    path = tmp_path / "m.yaml"
+    path.write_text("a: 1\nb:\n  c: 1\n", encoding="utf-8")
+    doc = load_document(path)
+    assert (node_line(doc, "nope"), node_line(doc["b"], "nope")) == (1, 3)
+
+
+def test_a_key_path_into_a_list_stops_at_the_list() -> None:
+    """A name looked up in a list (the file has a list where a mapping belongs) is not there."""
+    assert composed_line_of(fast_compose("x: 1\ny:\n  - a\n  - b\n"), ("y", "id")) == 2
+
+
+def test_recursion_is_reported_at_the_key_that_repeats_the_mapping(tmp_path: Path) -> None:
+    path = tmp_path / "m.yaml"
+    path.write_text("b: 1\nc:\n  d: 1\n  e: 2\n", encoding="utf-8")
+    doc = load_document(path)
+    doc["c"]["e"] = doc["c"]  # the key keeps its line; the mapping starts a line earlier
+    assert [(p.line, p.message) for p in structure_problems(path, doc)] == [
+        (4, "recursive YAML alias")
+    ]
+
+
+BUDGET = f"document expands to more than {MAX_EXPANDED_NODES} nodes (alias bomb?)"
+
+
+@pytest.mark.parametrize(
+    ("doc", "refused"),
+    [
+        # the mapping, the list and its items: exactly the budget, then one more
+        ({"a": ["x"] * (MAX_EXPANDED_NODES - 2)}, False),
+        ({"a": ["x"] * (MAX_EXPANDED_NODES - 1)}, True),
+        # a repeated list (an alias) counts once per place: 1 + 1 + 499 × 100 + 98 nodes
+        ({"a": [["x"] * 99] * 499 + ["x"] * 98}, False),
+        ({"a": [["x"] * 99] * 499 + ["x"] * 99}, True),
+        # a repeated list of a list: 1 + 1 + 490 × (1 + 1 + 99) + 508 nodes
+        ({"a": [[["x"] * 99]] * 490 + ["x"] * 508}, False),
+        ({"a": [[["x"] * 99]] * 490 + ["x"] * 509}, True),
+        # a finished list counts for its parent too, and so on up to the document
+        ({"a": [["x"] * (MAX_EXPANDED_NODES - 4)], "b": 1}, False),
+        ({"a": [["x"] * (MAX_EXPANDED_NODES - 4)], "b": 1, "c": 1}, True),
+    ],
+)
+def test_the_node_budget_is_exact(doc: object, refused: bool) -> None:
+    found = [(p.path, p.message, p.rule) for p in structure_problems(Path("m.yaml"), doc)]
+    assert found == ([("m.yaml", BUDGET, "yaml")] if refused else [])
+
+
+def test_every_structure_problem_names_its_file() -> None:
+    loop: list[object] = []
+    loop.append(loop)
+    deep: list[object] = []
+    for _ in range(MAX_DEPTH + 1):
+        deep = [deep]
+    for doc in (loop, deep):
+        [problem] = structure_problems(Path("dir/m.yaml"), doc)
+        assert problem.path == "dir/m.yaml"
+
+
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        # a tab is not indentation: the tab-led line is back at the left margin
+        ("a:\n b:\n\tc: " + "[" * (MAX_DEPTH - 1), 1),
+        ("a:\n b:\n\tc: " + "[" * MAX_DEPTH, 3),
+        # brackets that close on the line that opens them still went too deep there
+        ("x: 1\na: " + "[" * MAX_DEPTH + "]" * MAX_DEPTH + "\n", 2),
+        # one closing bracket closes one level: the unclosed one still counts below
+        ("a: [[]\n  b: " + "[" * (MAX_DEPTH - 3) + "\n", 1),
+        ("a: [[]\n  b: " + "[" * (MAX_DEPTH - 2) + "\n", 2),
+        # nothing is left open once every bracket closed
+        ("a: []\n" + "b: " + "[" * (MAX_DEPTH - 1) + "\n", 1),
+    ],
+)
+def test_the_nesting_estimate_counts_each_bracket_once(text: str, line: int) -> None:
+    assert nesting_line(text) == line
+
+
+def test_a_file_that_cannot_be_read_is_a_yaml_problem(tmp_path: Path) -> None:
+    (tmp_path / "dir.yaml").mkdir()
+    with pytest.raises(InputError) as refused:
+        yamlio.read_text(tmp_path / "dir.yaml")
+    [(line, message, rule)] = [(p.line, p.message, p.rule) for p in refused.value.problems]
+    assert (line, rule) == (1, "yaml") and message.startswith("cannot read file: ")
+
+
+@pytest.mark.skipif(sys.flags.utf8_mode, reason="Python's UTF-8 mode makes every codec UTF-8")
+def test_an_atomic_write_is_utf8_in_an_ascii_locale(tmp_path: Path) -> None:
+    """The same check as ``test_locale.py``, in this process (mutation testing credits only
+    tests that call the code themselves)."""
+    path = tmp_path / "m.yaml"
+    before = locale.setlocale(locale.LC_CTYPE)
+    locale.setlocale(locale.LC_CTYPE, "C")
+    try:
+        atomic_write_text(path, "title: Démo — mission\n")
+    finally:
+        locale.setlocale(locale.LC_CTYPE, before)
+    assert path.read_bytes() == "title: Démo — mission\n".encode()
+
+
+def test_a_temporary_that_cannot_be_removed_does_not_stop_the_rest(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / ".m.yaml.aaaaaaaa.tmp").mkdir()  # a directory: unlink fails
+    for stem in ("b", "c"):
+        (tmp_path / f".m.yaml.{stem * 8}.tmp").write_text("x", encoding="utf-8")
+    listing = Path.iterdir
+    monkeypatch.setattr(Path, "iterdir", lambda self: iter(sorted(listing(self))))
+    removed = remove_stale_temporaries(tmp_path)
+    assert [p.name for p in removed] == [".m.yaml.bbbbbbbb.tmp", ".m.yaml.cccccccc.tmp"]
+    assert [p.name for p in tmp_path.iterdir()] == [".m.yaml.aaaaaaaa.tmp"]
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "message"),
+    [
+        ("a: 1\nb: 2020-13-45\n", 2, "YAML value cannot be read: month must be in 1..12"),
+        ("a: !!int x\n", 1, "YAML value cannot be read: invalid literal for int() with base 10"),
+        ("a: 1\nb: [1, 0x_]\n", 2, "YAML value cannot be read: "),
+        ("a: 1\n? {k: [1]}\n: 2\n", 2, "a mapping key must be a plain value, not a list or"),
+        ("a: &x [1]\nb: *x\n? [*x]\n: 2\n", 3, "a mapping key must be a plain value"),
+    ],
+)
+def test_a_value_the_loader_cannot_build_is_a_located_problem(
+    tmp_path: Path, text: str, line: int, message: str
+) -> None:
+    """Hostile values break ruamel's constructors with errors that name no place (bad dates,
+    ``!!int x``, lists inside keys); each is one located line, never an internal error."""
+    path = tmp_path / "m.yaml"
+    path.write_text(text, encoding="utf-8")
+    [(found_line, found_message, rule)] = problems_of(path)
+    assert (found_line, rule) == (line, "yaml") and found_message.startswith(message)

@@ -14,6 +14,7 @@ import io
 import os
 import re
 import signal
+import sys
 import tempfile
 import threading
 from collections.abc import Iterator
@@ -29,7 +30,8 @@ from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
 from missions.errors import InputError, Problem
 from missions.roots import read_regular
 
-#: Expanded node budget for one file. Real mission files have a few hundred nodes.
+#: Expanded node budget for one file: values (mappings, lists, scalars; not keys), an alias
+#: counting as everything it stands for. Real mission files have a few hundred.
 MAX_EXPANDED_NODES = 50_000
 #: Files larger than this are refused before parsing.
 MAX_FILE_BYTES = 2_000_000
@@ -41,16 +43,14 @@ TOO_DEEP = f"YAML nested deeper than {MAX_DEPTH} levels"
 def _round_trip() -> YAML:
     yaml = YAML(typ="rt")
     yaml.preserve_quotes = True
-    yaml.width = 4096
+    yaml.width = sys.maxsize  # never fold a long line a person wrote
     yaml.indent(mapping=2, sequence=4, offset=2)
     return yaml
 
 
 def _explicit_tag(node: Any) -> str | None:
-    tag = getattr(node, "tag", None)
-    if tag is None:
-        return None
-    value = getattr(tag, "value", tag)
+    # round-trip containers and tagged scalars carry a ruamel Tag; plain values carry none
+    value = getattr(getattr(node, "tag", None), "value", None)
     return str(value) if value else None
 
 
@@ -68,7 +68,7 @@ def node_line(container: Any, key: Any | None = None) -> int:
             return int(lc.item(key)[0]) + 1
     except (KeyError, IndexError, TypeError, AttributeError):
         pass
-    return int(getattr(lc, "line", 0) or 0) + 1
+    return int(lc.line or 0) + 1
 
 
 def line_of(doc: Any, loc: tuple[int | str, ...]) -> int:
@@ -96,7 +96,7 @@ def fast_compose(text: str) -> Any:
     only line numbers are wanted (see :func:`composed_line_of`)."""
     try:
         return YAML(typ="safe", pure=False).compose(text)
-    except (YAMLError, RecursionError, ValueError):
+    except Exception:  # hostile input may break the composer in any way: no tree
         return None
 
 
@@ -131,8 +131,42 @@ def fast_load(text: str) -> Any:
     yaml = YAML(typ="safe", pure=False)
     try:
         return yaml.load(text)
-    except (YAMLError, RecursionError, ValueError):
+    except Exception:  # e.g. `2020-13-45`, `!!int x`, a list inside a key: the caller reports it
         return None
+
+
+def unbuildable_node(text: str) -> tuple[int, str]:
+    """(line, reason) of the first node, in document order, that the round-trip loader
+    cannot build: a scalar its constructor rejects (``2020-13-45``, ``!!int x``, ``0x_``) or
+    a mapping key that is not a plain value (a list inside a key is not even hashable).
+
+    The loader raises such errors without a place; building node by node finds it.
+    """
+    root = fast_compose(text)
+    if root is None:
+        return 1, "the YAML document cannot be read"
+    constructor = _round_trip().constructor
+    seen: set[int] = set()
+    stack: list[tuple[Any, bool]] = [(root, False)]
+    while stack:
+        node, is_key = stack.pop()
+        if id(node) in seen:  # an alias: its node was checked where it was anchored
+            continue
+        seen.add(id(node))
+        line = node.start_mark.line + 1
+        if is_key and not isinstance(node, ScalarNode):
+            return line, "a mapping key must be a plain value, not a list or mapping"
+        if isinstance(node, ScalarNode):
+            try:
+                constructor.construct_object(node, deep=True)
+            except Exception as exc:
+                return line, f"YAML value cannot be read: {exc or type(exc).__name__}"
+        elif isinstance(node, MappingNode):
+            children = [(child, i == 0) for pair in node.value for i, child in enumerate(pair)]
+            stack.extend(reversed(children))
+        elif isinstance(node, SequenceNode):
+            stack.extend((child, False) for child in reversed(node.value))
+    return 1, "the YAML document cannot be read"
 
 
 def structure_problems(path: Path, doc: Any) -> list[Problem]:
@@ -144,6 +178,7 @@ def structure_problems(path: Path, doc: Any) -> list[Problem]:
     problems: list[Problem] = []
     sizes: dict[int, int] = {}
     on_stack: set[int] = set()
+    expanded = [0]  # values met so far, an alias counting as everything it stands for
     # frames of containers being walked: [node, children, accumulated size]
     stack: list[tuple[Any, Iterator[tuple[Any, Any]], list[int]]] = []
 
@@ -151,7 +186,9 @@ def structure_problems(path: Path, doc: Any) -> list[Problem]:
         """The size of a finished node, or None once its frame is pushed."""
         ident = id(node)
         if ident in sizes:
+            expanded[0] += sizes[ident]
             return sizes[ident]
+        expanded[0] += 1
         if ident in on_stack:
             raise _Recursive(node_line(parent, key))
         tag = _explicit_tag(node)
@@ -188,7 +225,7 @@ def structure_problems(path: Path, doc: Any) -> list[Problem]:
             done = enter(child, node, child_key)
             if done is not None:
                 size[0] += done
-            if size[0] > MAX_EXPANDED_NODES:
+            if expanded[0] > MAX_EXPANDED_NODES:
                 raise _TooLarge(node_line(node, child_key))
     except _Recursive as exc:
         problems.append(Problem(str(path), exc.line, "recursive YAML alias", "yaml"))
@@ -287,6 +324,9 @@ def load_document(path: Path, text: str | None = None) -> CommentedMap:
         raise InputError.single(path, 1, f"YAML error: {exc}", "yaml") from None
     except RecursionError:
         raise InputError.single(path, 1, "YAML nesting too deep", "yaml") from None
+    except Exception:  # a value the constructors cannot build: find it and say why
+        line, reason = unbuildable_node(text)
+        raise InputError.single(path, line, reason, "yaml") from None
     if doc is None:
         raise InputError.single(path, 1, "empty file", "yaml")
     problems = structure_problems(path, doc)
