@@ -279,6 +279,10 @@ def test_the_layout_cross_check_names_the_file_and_the_risk(
         ('[other]\n"\\u0064ebug.x" = 1\n', []),
         ("[leanOptions]\nglobs = true\nroots = 1\n", []),
         ("[moreServerOptions]\nsrcDir = 1\n", []),
+        # a `#` inside a string does not start a comment that would hide the option's line
+        ('[leanOptions]\nweak = { note = "a#", debug.skipKernelTC = true }\n', [2]),
+        # a comment naming the option is not where it is set
+        ("[leanOptions]\nmaxX = 1 # not skipKernelTC\nweak.debug.skipKernelTC = true\n", [3]),
     ],
 )
 def test_lakefile_toml_option_tables(tmp_path: Path, text: str, lines: list[int]) -> None:
