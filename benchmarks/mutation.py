@@ -121,6 +121,7 @@ MODULES: dict[str, list[str]] = {
         *_SCANNER_TESTS,
         "tests/test_gate_rules.py",
         "tests/test_mutants_workspace.py",
+        "tests/test_mutants_names.py",
     ],
 }
 

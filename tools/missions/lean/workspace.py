@@ -21,8 +21,6 @@ from missions.lean.scan import Decl, FileScan, scan_source
 from missions.lean.store import ScanStore
 from missions.roots import (
     MAX_LEAN_BYTES,
-    SourceRoot,
-    iter_lean_files,
     lean_file_stats,
     library_names,
     library_roots,
@@ -102,12 +100,6 @@ def scan_file(path: str) -> ScannedFile:
 
 #: Below this many files to scan, worker processes cost more than they save.
 PARALLEL_THRESHOLD = 64
-
-
-def scan_files(paths: list[str]) -> list[ScannedFile]:
-    """Scan files, in worker processes when there are many and more than one core."""
-    with _Scanning(paths) as scanning:
-        return list(scanning)
 
 
 class _Scanning:
@@ -273,17 +265,6 @@ class Workspace:
             self._scopes[module.name] = cached
         return cached
 
-    def resolve(self, ident: str, scopes: tuple[str, ...]) -> list[str]:
-        """Every workspace declaration ``ident`` may denote (an over-approximation).
-
-        The first component is read as Lean reads a name: relative to each of ``scopes``
-        (the enclosing namespaces, every opened or exported one) or to the root; a
-        generated name (``Foo.mk``, ``foo.eq_1``) maps to the declaration that made it.
-        Every later component may be field notation on a term of unknown type (``h.foo``,
-        ``x.le.trans``), so it may denote any declaration ending in it.
-        """
-        return self._resolve_in(ident, scopes, self._scope_id(scopes))
-
     def _decl_scopes(self, module: Module, decl: Decl) -> tuple[tuple[str, ...], int]:
         """The namespaces a name in ``decl`` may be read in, and their id (memoized: the
         declarations of a file share a handful of namespaces and opens)."""
@@ -302,6 +283,15 @@ class Workspace:
         return found
 
     def _resolve_in(self, ident: str, scopes: tuple[str, ...], scope_id: int) -> list[str]:
+        """Every workspace declaration ``ident`` may denote (an over-approximation), memoized
+        per scope list (``scope_id`` names ``scopes``).
+
+        The first component is read as Lean reads a name: relative to each of ``scopes``
+        (the enclosing namespaces, every opened or exported one) or to the root; a
+        generated name (``Foo.mk``, ``foo.eq_1``) maps to the declaration that made it.
+        Every later component may be field notation on a term of unknown type (``h.foo``,
+        ``x.le.trans``), so it may denote any declaration ending in it.
+        """
         key = (ident, scope_id)
         cached = self._resolved.get(key)
         if cached is None:
@@ -400,11 +390,6 @@ def _prefixes(namespace: str) -> list[str]:
         return []
     parts = namespace.split(".")
     return [".".join(parts[:k]) for k in range(len(parts), 0, -1)]
-
-
-def lean_files(root: Path, sources: list[SourceRoot]) -> Iterator[Path]:
-    for path in iter_lean_files(str(root), sources):
-        yield Path(path)
 
 
 def load_workspace(root: Path, *, use_cache: bool = True) -> Workspace:

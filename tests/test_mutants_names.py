@@ -1,0 +1,108 @@
+"""The workspace index that mutation testing found unguarded (``benchmarks/mutation.py``):
+what a proof's type may name, what a declaration refers to without its uncertain tail, where a
+module's file is, and how a file that cannot be scanned is recorded."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from missions.lean.workspace import Workspace, load_workspace, module_path, scan_file
+
+Build = Callable[..., Path]
+
+STATEMENTS = """\
+def Top : Prop := True
+
+namespace Formal.Case
+def Goal : Prop := True
+namespace Inner
+def Top : Prop := True
+end Inner
+end Formal.Case
+"""
+
+
+def index(make_workspace: Build, proofs: str) -> Workspace:
+    files = {
+        "Formal/Case/Statements.lean": STATEMENTS,
+        "Formal/Case/Proofs.lean": "import Formal.Case.Statements\n" + proofs,
+    }
+    return load_workspace(make_workspace(files, use_git=False), use_cache=False)
+
+
+def type_candidates(workspace: Workspace, proof: str) -> list[str]:
+    module = workspace.modules["Formal.Case.Proofs"]
+    [decl] = [d for d in module.scan.decls if d.name == proof]
+    assert decl.type_name is not None
+    return workspace.type_candidates(module, decl, decl.type_name)
+
+
+CASE, INNER = "Formal.Case", "Formal.Case.Inner"
+
+
+@pytest.mark.parametrize(
+    ("namespace", "before", "written", "candidates"),
+    [
+        # a name is read in each enclosing namespace and at the root
+        (CASE, "", "Goal", ["Formal.Case.Goal"]),
+        (CASE, "", "Top", ["Top"]),
+        (INNER, "", "Top", ["Formal.Case.Inner.Top", "Top"]),
+        # `_root_.` reads it at the root only
+        (INNER, "", "_root_.Top", ["Top"]),
+        (CASE, "", "_root_.Formal.Case.Goal", ["Formal.Case.Goal"]),
+        # a renamed head stands for its old name, alone or before more components
+        ("", "open Formal.Case renaming Goal → G\n", "G", ["Formal.Case.Goal"]),
+        ("", "open Formal renaming Case → C\n", "C.Goal", ["Formal.Case.Goal"]),
+        # … in every namespace the old name may be read in, the root included
+        ("", "open Formal.Case.Inner renaming Top → T\n", "T", ["Formal.Case.Inner.Top", "Top"]),
+        # no field notation in a type written as one name: `Inner.Goal` is not `Goal`
+        (CASE, "", "Inner.Goal", []),
+    ],
+)
+def test_what_a_proofs_type_may_name(
+    make_workspace: Build, namespace: str, before: str, written: str, candidates: list[str]
+) -> None:
+    proof = f"{before}theorem p : {written} := trivial\n"
+    if namespace:
+        proof = f"namespace {namespace}\n{proof}end {namespace}\n"
+    workspace = index(make_workspace, proof)
+    name = f"{namespace}.p" if namespace else "p"
+    assert sorted(type_candidates(workspace, name)) == candidates
+
+
+def test_own_mentions_leave_out_only_what_the_uncertain_tail_adds(make_workspace: Build) -> None:
+    """``(id h).Goal`` (field notation) in the body is the declaration's own; a word after it at
+    column 0 may belong to it or start a command, and only the full reading counts it."""
+    workspace = index(
+        make_workspace,
+        "theorem p (h : Nat) : True := (id h).Goal\nInner.Top\ntheorem q : True := trivial\n",
+    )
+    module = workspace.modules["Formal.Case.Proofs"]
+    decl = next(d for d in module.scan.decls if d.name == "p")
+    assert decl.tail_mentions  # the premise of this test
+    assert workspace.own_mention_targets(module, decl) == ["Formal.Case.Goal"]
+    # `Inner.Top`: `Top` may be field notation, so every declaration ending in it counts
+    assert set(workspace.mention_targets(module, decl)) == {
+        "Formal.Case.Goal",
+        "Formal.Case.Inner.Top",
+        "Top",
+    }
+
+
+def test_a_module_lives_in_one_file_per_component(tmp_path: Path) -> None:
+    assert module_path(tmp_path, "Formal.Case.Proofs") == tmp_path / "Formal/Case/Proofs.lean"
+
+
+def test_a_file_that_cannot_be_scanned_is_a_scan_with_its_fault(tmp_path: Path) -> None:
+    folder = tmp_path / "Dir.lean"
+    folder.mkdir()
+    unreadable = scan_file(str(folder))
+    assert json.loads(unreadable.text)["error"][0] == 1
+    assert json.loads(unreadable.text)["error"][1].startswith("cannot read the file: ")
+    bad = tmp_path / "Bad.lean"
+    bad.write_bytes(b"def a := 1\n\xff\n")
+    assert json.loads(scan_file(str(bad)).text)["error"] == [2, "the file is not valid UTF-8"]
