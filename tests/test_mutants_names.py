@@ -106,3 +106,83 @@ def test_a_file_that_cannot_be_scanned_is_a_scan_with_its_fault(tmp_path: Path) 
     bad = tmp_path / "Bad.lean"
     bad.write_bytes(b"def a := 1\n\xff\n")
     assert json.loads(scan_file(str(bad)).text)["error"] == [2, "the file is not valid UTF-8"]
+
+
+def targets_of(workspace: Workspace, module_name: str, name: str) -> list[str]:
+    module = workspace.modules[module_name]
+    [decl] = [d for d in module.scan.decls if d.name == name]
+    return workspace.mention_targets(module, decl)
+
+
+@pytest.mark.parametrize(
+    ("namespace", "before", "body", "targets"),
+    [
+        # a name is read in each enclosing namespace and at the root; Lean's readings come
+        # before field-notation ones, in the order of the components
+        (CASE, "", "Top", ["Top"]),
+        (INNER, "", "Top", ["Formal.Case.Inner.Top", "Top"]),
+        (INNER, "", "Goal", ["Formal.Case.Goal"]),
+        (CASE, "", "Inner.Top", ["Formal.Case.Inner.Top", "Top"]),
+        # `_root_.` reads it at the root only (the last component may still be a field)
+        (INNER, "", "_root_.Top", ["Top"]),
+        (INNER, "", "_root_.Goal", []),
+        (CASE, "", "_root_.Formal.Case.Goal", ["Formal.Case.Goal"]),
+        # a renamed head stands for its old name, before more components too
+        ("", "open Formal.Case renaming Goal → G\n", "G.symm", ["Formal.Case.Goal"]),
+        # after a term every component is field notation: `(h).Goal.Top` is `T.Goal` then
+        # `U.Top` for types T and U nobody can name here
+        ("", "", "(id h).Goal.Top", ["Top", "Formal.Case.Inner.Top", "Formal.Case.Goal"]),
+        ("", "", "h |>.Top.Goal", ["Top", "Formal.Case.Goal", "Formal.Case.Inner.Top"]),
+    ],
+)
+def test_what_a_name_in_a_proof_may_denote(
+    make_workspace: Build, namespace: str, before: str, body: str, targets: list[str]
+) -> None:
+    proof = f"{before}theorem p : True := {body}\n"
+    if namespace:
+        proof = f"namespace {namespace}\n{proof}end {namespace}\n"
+    workspace = index(make_workspace, proof)
+    name = f"{namespace}.p" if namespace else "p"
+    found = [t for t in targets_of(workspace, "Formal.Case.Proofs", name) if t != "True"]
+    assert found == targets
+
+
+def test_each_namespace_keeps_its_own_reading_in_any_order(make_workspace: Build) -> None:
+    """Resolutions are memoized per list of namespaces: asking in another order, from other
+    files, must not hand one namespace's reading to another."""
+    files = {
+        "Formal/A.lean": "def N1.x := 1\ndef N2.x := 2\ndef N3.x := 3\n",
+        **{
+            f"Formal/M{i}.lean": f"import Formal.A\nnamespace {ns}\ndef use := x\nend {ns}\n"
+            for i, ns in enumerate(["N1", "N2", "N1", "N3"], 1)
+        },
+    }
+    workspace = load_workspace(make_workspace(files, use_git=False), use_cache=False)
+    asked = [
+        (f"Formal.M{i}", f"{ns}.use", f"{ns}.x") for i, ns in enumerate(["N1", "N2", "N1", "N3"], 1)
+    ]
+    for module, name, expected in asked:
+        assert targets_of(workspace, module, name) == [expected]
+
+
+def test_an_import_from_nowhere_is_named_with_its_line(make_workspace: Build) -> None:
+    files = {
+        "Formal/A.lean": "import Mathlib.Tactic\nimport Formal.Missing\nimport Evil.Lib\n",
+    }
+    workspace = load_workspace(make_workspace(files, use_git=False), use_cache=False)
+    assert workspace.import_problems(workspace.modules["Formal.A"]) == [
+        "Formal/A.lean:2: import Formal.Missing not found",
+        "Formal/A.lean:3: import Evil.Lib is neither a workspace module nor part of Mathlib and "
+        "its dependencies",
+    ]
+
+
+def test_a_renamed_head_is_read_with_the_rest_of_the_name(make_workspace: Build) -> None:
+    """``C.Goal`` after ``open Formal renaming Case → C`` is ``Formal.Case.Goal``, not the
+    declaration ``Formal.Case`` that the head alone would name."""
+    files = {
+        "Formal/A.lean": "namespace Formal\ndef Case := 0\ndef Case.Goal := 1\nend Formal\n",
+        "Formal/B.lean": "import Formal.A\nopen Formal renaming Case → C\ndef use := C.Goal\n",
+    }
+    workspace = load_workspace(make_workspace(files, use_git=False), use_cache=False)
+    assert targets_of(workspace, "Formal.B", "use") == ["Formal.Case.Goal"]

@@ -350,8 +350,9 @@ class Workspace:
             head, _, rest = mention.partition(".")
             for old in renames.get(head, ()):
                 names.extend(self._resolve_in(f"{old}.{rest}" if rest else old, scopes, scope_id))
-        for suffix in dots:
-            names.extend(self.by_last.get(suffix.rsplit(".", 1)[-1], ()))
+        for suffix in dots:  # `(t).a.b`, `t |>.a.b`, `(.a.b)`: every component is a field
+            for part in suffix.split("."):
+                names.extend(self.by_last.get(part, ()))
         return list(dict.fromkeys(names))
 
     def type_candidates(self, module: Module, decl: Decl, name: str) -> list[str]:
