@@ -57,6 +57,7 @@ CASE, INNER = "Formal.Case", "Formal.Case.Inner"
         # a renamed head stands for its old name, alone or before more components
         ("", "open Formal.Case renaming Goal → G\n", "G", ["Formal.Case.Goal"]),
         ("", "open Formal renaming Case → C\n", "C.Goal", ["Formal.Case.Goal"]),
+        ("", "open Formal renaming Case → C\n", "C.Inner.Top", ["Formal.Case.Inner.Top"]),
         # … in every namespace the old name may be read in, the root included
         ("", "open Formal.Case.Inner renaming Top → T\n", "T", ["Formal.Case.Inner.Top", "Top"]),
         # no field notation in a type written as one name: `Inner.Goal` is not `Goal`
@@ -186,3 +187,18 @@ def test_a_renamed_head_is_read_with_the_rest_of_the_name(make_workspace: Build)
     }
     workspace = load_workspace(make_workspace(files, use_git=False), use_cache=False)
     assert targets_of(workspace, "Formal.B", "use") == ["Formal.Case.Goal"]
+
+
+def test_the_closure_goes_on_past_an_import_that_is_missing(make_workspace: Build) -> None:
+    """A missing module (or one met twice) is skipped, not the end of the walk: what else is
+    imported is still in the closure, with the fault of a file that cannot be lexed."""
+    files = {
+        "Formal/A.lean": "import Formal.B\nimport Formal.C\nimport Formal.Missing\n",
+        "Formal/B.lean": "import Formal.C\ndef b := 1\n",
+        "Formal/C.lean": 'def c := "unterminated\n',
+    }
+    workspace = load_workspace(make_workspace(files, use_git=False), use_cache=False)
+    assert workspace.closure("Formal.A") == ["Formal.A", "Formal.B", "Formal.C"]
+    [missing, fault] = workspace.unresolved_in_closure("Formal.A")
+    assert missing == "Formal/A.lean:3: import Formal.Missing not found"
+    assert fault.startswith("Formal/C.lean:1: ")
