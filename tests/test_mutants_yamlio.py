@@ -415,6 +415,8 @@ def test_a_temporary_that_cannot_be_removed_does_not_stop_the_rest(
         ("a: 1\nb: [1, 0x_]\n", 2, "YAML value cannot be read: "),
         ("a: 1\n? {k: [1]}\n: 2\n", 2, "a mapping key must be a plain value, not a list or"),
         ("a: &x [1]\nb: *x\n? [*x]\n: 2\n", 3, "a mapping key must be a plain value"),
+        # an item of a list is a value, not a key
+        ("a: 1\nb: [[1, 2020-13-45]]\n", 2, "YAML value cannot be read: month must be"),
     ],
 )
 def test_a_value_the_loader_cannot_build_is_a_located_problem(
@@ -426,3 +428,35 @@ def test_a_value_the_loader_cannot_build_is_a_located_problem(
     path.write_text(text, encoding="utf-8")
     [(found_line, found_message, rule)] = problems_of(path)
     assert (found_line, rule) == (line, "yaml") and found_message.startswith(message)
+
+
+BOMB = "".join(
+    f"{key}: &{key} [{', '.join([f'*{prev}'] * 10)}]\n"
+    for key, prev in zip("bcdefghij", "abcdefghi", strict=True)
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("a: [\n", (1, "the YAML document cannot be read")),  # no tree to walk
+        ("a: 1\n", (1, "the YAML document cannot be read")),  # nothing fails: no place
+        # ten to the ninth values behind aliases: each anchored node is checked once
+        ("a: &a [x, x]\n" + BOMB + "z: 2020-13-45\n", (11, "YAML value cannot be read: ")),
+    ],
+)
+def test_finding_what_cannot_be_built(text: str, found: tuple[int, str]) -> None:
+    line, reason = yamlio.unbuildable_node(text)
+    assert (line, reason[: len(found[1])]) == found
+
+
+def test_a_reason_without_words_is_the_errors_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Refusing:
+        def construct_object(self, node: object) -> None:
+            raise ValueError()
+
+    class Loader:
+        constructor = Refusing()
+
+    monkeypatch.setattr(yamlio, "_round_trip", Loader)
+    assert yamlio.unbuildable_node("a: 1\n") == (1, "YAML value cannot be read: ValueError")

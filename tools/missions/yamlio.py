@@ -143,11 +143,9 @@ def unbuildable_node(text: str) -> tuple[int, str]:
     The loader raises such errors without a place; building node by node finds it.
     """
     root = fast_compose(text)
-    if root is None:
-        return 1, "the YAML document cannot be read"
     constructor = _round_trip().constructor
     seen: set[int] = set()
-    stack: list[tuple[Any, bool]] = [(root, False)]
+    stack: list[tuple[Any, bool]] = [] if root is None else [(root, False)]
     while stack:
         node, is_key = stack.pop()
         if id(node) in seen:  # an alias: its node was checked where it was anchored
@@ -158,9 +156,9 @@ def unbuildable_node(text: str) -> tuple[int, str]:
             return line, "a mapping key must be a plain value, not a list or mapping"
         if isinstance(node, ScalarNode):
             try:
-                constructor.construct_object(node, deep=True)
+                constructor.construct_object(node)
             except Exception as exc:
-                return line, f"YAML value cannot be read: {exc or type(exc).__name__}"
+                return line, f"YAML value cannot be read: {str(exc) or type(exc).__name__}"
         elif isinstance(node, MappingNode):
             children = [(child, i == 0) for pair in node.value for i, child in enumerate(pair)]
             stack.extend(reversed(children))
