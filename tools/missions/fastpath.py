@@ -160,12 +160,8 @@ def utf8_output() -> None:
     would turn the first of them into a crash.
     """
     for stream in (sys.stdout, sys.stderr):
-        encoding = getattr(stream, "encoding", None) or "ascii"
-        try:
-            utf8 = codecs.lookup(encoding).name == "utf-8"
-        except LookupError:
-            utf8 = False
-        if not utf8 and isinstance(stream, io.TextIOWrapper):
+        # a text wrapper's encoding is one its codec lookup already found
+        if isinstance(stream, io.TextIOWrapper) and codecs.lookup(stream.encoding).name != "utf-8":
             stream.reconfigure(encoding="utf-8")
 
 
