@@ -331,3 +331,23 @@ def test_lakefile_toml_comments_end_where_toml_says(
 def test_a_guillemet_debug_definition_anywhere_in_lakefile_lean_counts(tmp_path: Path) -> None:
     text = 'import Lake\nopen Lake DSL\ndef d := "-D«debug».skipKernelTC=true"\npackage x\n'
     assert [line for line, _ in lakefile_findings(tmp_path, text)] == [3]
+
+
+@pytest.mark.parametrize(
+    ("content", "reason"),
+    [
+        (b"import Lake\n\xff\n", "not UTF-8"),
+        (None, "Is a directory"),  # an OSError names itself
+    ],
+)
+def test_a_lakefile_that_cannot_be_read_is_one_unsafe_setting(
+    tmp_path: Path, content: bytes | None, reason: str
+) -> None:
+    lakefile = tmp_path / "lakefile.lean"
+    if content is None:
+        lakefile.mkdir()
+    else:
+        lakefile.write_bytes(content)
+    assert unsafe_settings(tmp_path) == [
+        UnsafeSetting("lakefile.lean", 1, f"lakefile.lean cannot be read ({reason})")
+    ]
