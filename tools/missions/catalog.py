@@ -330,7 +330,7 @@ def _allowed_fields(model: type[BaseModel], loc: tuple[int | str, ...]) -> list[
     for part in loc[:-1]:
         if isinstance(part, int):
             continue
-        info = current.model_fields.get(part) if hasattr(current, "model_fields") else None
+        info = current.model_fields.get(part)  # `current` is a model at every step
         if info is None:
             return []
         annotation = info.annotation
@@ -350,7 +350,7 @@ def _allowed_fields(model: type[BaseModel], loc: tuple[int | str, ...]) -> list[
                     break
         if current is None:
             return []
-    return list(current.model_fields) if hasattr(current, "model_fields") else []
+    return list(current.model_fields)
 
 
 def _describe(error: Any) -> str:
@@ -531,9 +531,11 @@ def load_mission_file(path: Path) -> MissionFile:
 
 
 def _plain(node: Any) -> Any:
-    """Round-trip containers to plain dicts/lists so pydantic sees ordinary Python data."""
+    """Round-trip containers to plain dicts/lists so pydantic sees ordinary Python data.
+
+    Keys stay as the file wrote them: an error's location then finds its line (``1: x``)."""
     if isinstance(node, dict):
-        return {str(k) if not isinstance(k, str) else k: _plain(v) for k, v in node.items()}
+        return {k: _plain(v) for k, v in node.items()}
     if isinstance(node, list):
         return [_plain(v) for v in node]
     if isinstance(node, str):

@@ -1,0 +1,214 @@
+"""Mission YAML validation that mutation testing found unguarded (``benchmarks/mutation.py``):
+the line each cross-reference problem points at, "did you mean" hints at every depth, rule
+ids, unknown missions, and the two ways a mission file finds a line.
+
+The fixture puts ``id`` below other keys, so a problem located at the top of the file by
+mistake cannot pass for one located at its key."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from pydantic import BaseModel
+
+from conftest import MISSION_YAML
+from missions.catalog import (
+    Catalog,
+    MissionFile,
+    _allowed_fields,
+    _dependency_cycles,
+    _describe,
+    load_catalog,
+    load_mission_file,
+)
+from missions.errors import InputError
+
+GOOD = MISSION_YAML.format(id="demo", module="Formal.Demo")
+#: ``id`` on line 3, after a comment and the title
+MOVED = "# a mission\n" + GOOD.replace('id: demo\ntitle: "Test mission demo"\n', "").replace(
+    "category: example\n", 'title: "Test mission demo"\nid: demo\ncategory: example\n', 1
+)
+SECOND_SOURCE = '  - citation: "Again."\n    key: src\n'  # the key below the item's first line
+SECOND_FACT = "facts:\n  - id: f\n    text: one\n  - text: two\n    id: f\n"
+
+
+def write(root: Path, text: str, name: str = "demo.yaml") -> Path:
+    (root / "missions").mkdir(exist_ok=True)
+    path = root / "missions" / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def problems(root: Path, text: str, name: str = "demo.yaml") -> list[tuple[int, str, str]]:
+    write(root, text, name)
+    with pytest.raises(InputError) as refused:
+        load_catalog(root, use_cache=False)
+    return [(p.line, p.message, p.rule) for p in refused.value.problems]
+
+
+def line_of_text(text: str, needle: str, occurrence: int = 1) -> int:
+    lines = [n for n, line in enumerate(text.splitlines(), 1) if needle in line]
+    return lines[occurrence - 1]
+
+
+def test_the_fixture_moves_the_id_down() -> None:
+    assert line_of_text(MOVED, "id: demo") == 3
+
+
+@pytest.mark.parametrize(
+    ("text", "needle", "occurrence", "message", "rule"),
+    [
+        (MOVED.replace("id: demo", "id: Demo_1"), "id: Demo_1", 1,
+         "mission id 'Demo_1' is not kebab-case", "schema"),
+        (MOVED.replace("id: demo", "id: other"), "id: other", 1,
+         "mission id 'other' does not match file name 'demo.yaml'", "schema"),
+        (MOVED.replace("lean:\n", SECOND_SOURCE + "lean:\n"), "key: src", 2,
+         "duplicate source key 'src'", "duplicate-id"),
+        (MOVED.replace("lean:\n", SECOND_FACT + "lean:\n"), "id: f", 2,
+         "duplicate fact id 'f'", "duplicate-id"),
+    ],
+)  # fmt: skip
+def test_cross_reference_problems_point_at_their_key(
+    tmp_path: Path, text: str, needle: str, occurrence: int, message: str, rule: str
+) -> None:
+    found = problems(tmp_path, text)
+    assert (line_of_text(text, needle, occurrence), message, rule) in found
+
+
+@pytest.mark.parametrize(
+    ("replace", "by", "message"),
+    [
+        ("  - id: goal\n", "  - id: goal\n    stauts: x\n",
+         "unknown field 'targets.0.stauts' (did you mean 'status'?)"),
+        ("  - key: src\n", "  - key: src\n    urll: x\n",
+         "unknown field 'sources.0.urll' (did you mean 'url'?)"),
+        ("  module: Formal.Demo\n", "  module: Formal.Demo\n  modul: x\n",
+         "unknown field 'lean.modul' (did you mean 'module'?)"),
+        # the model of an optional field
+        ("    depends_on: []\n", "    depends_on: []\n    external: {repositry: r}\n",
+         "unknown field 'targets.0.external.repositry' (did you mean 'repository'?)"),
+        ("{statement: literature-sourced", "{statment: literature-sourced",
+         "unknown field 'targets.0.provenance.statment' (did you mean 'statement'?)"),
+        # no hint where nothing is close
+        ("category: example\n", "category: example\nzzz: 1\n", "unknown field 'zzz'"),
+    ],
+)  # fmt: skip
+def test_an_unknown_key_gets_the_nearest_field_at_its_depth(
+    tmp_path: Path, replace: str, by: str, message: str
+) -> None:
+    text = GOOD.replace(replace, by, 1)
+    assert text != GOOD
+    assert message in [m for _, m, _ in problems(tmp_path, text)]
+
+
+class _Leaf(BaseModel):
+    name: str
+    size: int
+
+
+class _Branch(BaseModel):
+    leaves: list[_Leaf] | None = None
+    first: _Leaf | None = None
+    tags: list[str] = []
+
+
+@pytest.mark.parametrize(
+    ("loc", "fields"),
+    [
+        (("leaves", 0, "x"), ["name", "size"]),  # the items of an optional list
+        (("first", "x"), ["name", "size"]),  # an optional model
+        (("x",), ["leaves", "first", "tags"]),
+        (("tags", 0, "x"), []),  # a list of strings has no fields
+        (("nowhere", "x"), []),
+    ],
+)
+def test_the_fields_allowed_at_a_location(loc: tuple[int | str, ...], fields: list[str]) -> None:
+    assert _allowed_fields(_Branch, loc) == fields
+
+
+def test_a_document_level_error_says_document() -> None:
+    error = {"loc": (), "type": "value_error", "msg": "Value error, no goal"}
+    assert _describe(error) == "document: no goal"
+    unknown = {"loc": ("zzz",), "type": "extra_forbidden", "msg": ""}
+    assert _describe(unknown) == "unknown field 'zzz'"
+
+
+def test_a_key_that_is_not_a_string_is_reported_at_its_line(tmp_path: Path) -> None:
+    text = GOOD + "1: x\n"
+    [(line, message, rule)] = problems(tmp_path, text)
+    assert (line, rule) == (len(text.splitlines()), "schema")
+    assert message.startswith("1: ")
+
+
+def test_a_cycle_behind_a_dangling_dependency_is_still_found() -> None:
+    mission = load_mission_file_text(
+        GOOD.replace("depends_on: []", "depends_on: [b]").replace(
+            "targets:\n",
+            "targets:\n  - id: b\n    kind: milestone\n    title: B\n    informal: B.\n"
+            "    depends_on: [nowhere, goal]\n"
+            "    provenance: {statement: literature-sourced, proof: none}\n",
+        )
+    )
+    assert _dependency_cycles(mission) == [["b", "goal", "b"]]
+
+
+def load_mission_file_text(text: str):  # type: ignore[no-untyped-def]
+    from ruamel.yaml import YAML
+
+    from missions.catalog import Mission, _plain
+
+    return Mission.model_validate(_plain(YAML(typ="safe").load(text)))
+
+
+def catalog_of(root: Path, *ids: str) -> Catalog:
+    for mission_id in ids:
+        write(root, MISSION_YAML.format(id=mission_id, module="Formal.Demo"), f"{mission_id}.yaml")
+    return load_catalog(root, use_cache=False)
+
+
+def test_unknown_missions_are_named_with_the_nearest_known_one(tmp_path: Path) -> None:
+    catalog = catalog_of(tmp_path, "alpha", "beta")
+    assert [f.mission.id for f in catalog.select(["beta"])] == ["beta"]
+    assert catalog.get("alpha").mission.id == "alpha"
+    with pytest.raises(InputError) as near:
+        catalog.get("alpah")
+    with pytest.raises(InputError) as far:
+        catalog.select(["zzz", "alpha", "qqq"])
+    [problem] = near.value.problems
+    assert (problem.path, problem.line, problem.message) == (
+        str(tmp_path / "missions"),
+        1,
+        "unknown mission 'alpah' (did you mean 'alpha'?)",
+    )
+    assert sorted(p.message for p in far.value.problems) == [
+        "unknown mission 'qqq'",
+        "unknown mission 'zzz'",
+    ]
+
+
+def test_a_target_is_found_by_id_or_refused() -> None:
+    mission = load_mission_file_text(GOOD)
+    assert mission.target("goal").id == "goal"
+    with pytest.raises(KeyError, match="nope"):
+        mission.target("nope")
+
+
+def test_lines_agree_before_and_after_the_round_trip_parse(tmp_path: Path) -> None:
+    """A mission file finds lines from the composed tree until its round-trip document is
+    parsed, then from the document: the same lines either way."""
+    path = write(tmp_path, MOVED)
+    mission_file = load_mission_file(path)
+    assert isinstance(mission_file, MissionFile)
+    wanted = {
+        ("id",): 3,
+        ("targets",): line_of_text(MOVED, "targets:"),
+        ("targets", 0, "kind"): line_of_text(MOVED, "kind: goal"),
+    }
+    composed = {loc: mission_file.line(*loc) for loc in wanted}
+    assert mission_file.target_line("goal", "kind") == wanted[("targets", 0, "kind")]
+    assert mission_file.target_line("goal") == line_of_text(MOVED, "- id: goal")
+    assert mission_file.target_line("nope") == wanted[("targets",)]
+    assert mission_file.doc is not None
+    parsed = {loc: mission_file.line(*loc) for loc in wanted}
+    assert composed == parsed == wanted
