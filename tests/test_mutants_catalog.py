@@ -212,3 +212,69 @@ def test_lines_agree_before_and_after_the_round_trip_parse(tmp_path: Path) -> No
     assert mission_file.doc is not None
     parsed = {loc: mission_file.line(*loc) for loc in wanted}
     assert composed == parsed == wanted
+
+
+DIGEST = "sha256:" + "0" * 64
+MILESTONE = (
+    "  - kind: milestone\n    id: {id}\n    title: M\n    informal: M.\n{more}"
+    "    provenance: {{statement: literature-sourced, proof: none}}\n"
+)
+
+
+STATEMENT = "    statement: Formal.Demo.M\n"
+
+
+def milestone(target_id: str, more: str = STATEMENT) -> str:
+    return MILESTONE.format(id=target_id, more=more)
+
+
+def with_targets(*extra: str) -> str:
+    assert MOVED.rstrip().endswith("evidence: source")  # the targets list ends the file
+    return MOVED + "".join(extra)
+
+
+def history(*revisions: int) -> str:
+    entries = "".join(
+        f"  - revision: {r}\n    date: 2026-01-01\n    reason: r\n    digest: {DIGEST}\n"
+        for r in revisions
+    )
+    return MOVED.replace("targets:\n", f"statement_history:\n{entries}targets:\n", 1)
+
+
+REGRESSIONS = (
+    "regressions:\n"
+    "  - to: stated\n    date: 2026-01-01\n    reason: r\n    target: goal\n"
+    "  - to: stated\n    date: 2026-01-01\n    reason: r\n    target: nope\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "needle", "message"),
+    [
+        (MOVED.replace("lean:\n", "facts:\n  - id: f\n    text: t\n    source: nope\nlean:\n"),
+         "source: nope", "unknown source 'nope'"),
+        (history(2, 1), "statement_history:", "statement_history revisions must increase"),
+        (history(1, 1), "statement_history:", "statement_history revisions must increase"),
+        (with_targets(milestone("goal")), "    id: goal", "duplicate target id 'goal'"),
+        (with_targets(milestone("Bad_Id")), "id: Bad_Id", "target id 'Bad_Id' is not kebab-case"),
+        (with_targets(milestone("m", STATEMENT + "    facts: [nope]\n")),
+         "facts: [nope]", "unknown fact 'nope'"),
+        (with_targets(milestone("m", STATEMENT + "    external: {repository: r}\n")),
+         "external: {repository: r}", "only external targets take an 'external' reference"),
+        (with_targets(MILESTONE.format(id="x", more="    proof: Formal.Demo.x\n").replace(
+            "kind: milestone", "kind: external")),
+         "kind: external", "external target 'x' cannot name workspace declarations"),
+        (MOVED.replace("kind: goal", "kind: milestone"), "targets:",
+         "a mission has exactly one goal target, found 0"),
+        (MOVED.replace("targets:\n", REGRESSIONS + "targets:\n"), "target: nope",
+         "regression of unknown target 'nope'"),
+    ],
+)  # fmt: skip
+def test_each_problem_points_at_the_key_that_causes_it(
+    tmp_path: Path, text: str, needle: str, message: str
+) -> None:
+    found = [(line, m) for line, m, _ in problems(tmp_path, text)]
+    expected = (line_of_text(text, needle), message)
+    assert expected in found, found
+    if "regression" in message:  # the known target's record is fine
+        assert [m for _, m in found if "regression" in m] == [message]
