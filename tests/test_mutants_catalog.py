@@ -13,6 +13,7 @@ import pytest
 from pydantic import BaseModel
 
 from conftest import MISSION_YAML
+from missions.cache import default_cache_dir
 from missions.catalog import (
     Catalog,
     MissionFile,
@@ -23,6 +24,7 @@ from missions.catalog import (
     load_mission_file,
 )
 from missions.errors import InputError
+from missions.yamlio import MAX_DEPTH, MAX_EXPANDED_NODES, TOO_DEEP
 
 GOOD = MISSION_YAML.format(id="demo", module="Formal.Demo")
 #: ``id`` on line 3, after a comment and the title
@@ -278,3 +280,138 @@ def test_each_problem_points_at_the_key_that_causes_it(
     assert expected in found, found
     if "regression" in message:  # the known target's record is fine
         assert [m for _, m in found if "regression" in m] == [message]
+
+
+def test_a_cycle_and_an_unknown_dependency_point_at_depends_on(tmp_path: Path) -> None:
+    text = with_targets(
+        milestone("a", STATEMENT + "    depends_on: [b]\n"),
+        milestone("b", STATEMENT + "    depends_on: [a, zzz]\n"),
+    )
+    found = [(line, m) for line, m, _ in problems(tmp_path, text)]
+    assert (line_of_text(text, "depends_on: [b]"), "dependency cycle: a -> b -> a") in found
+    assert (
+        line_of_text(text, "depends_on: [a, zzz]"),
+        "target 'b' depends on unknown target 'zzz'",
+    ) in found
+
+
+def test_a_too_deep_file_is_a_yaml_problem_at_its_line(tmp_path: Path) -> None:
+    text = GOOD + "deep:\n" + "".join(" " * (i + 1) + f"k{i}:\n" for i in range(80)) + "   x: 1\n"
+    [(line, message, rule)] = problems(tmp_path, text)
+    assert (message, rule) == (TOO_DEEP, "yaml")
+    # the line of `k63`: the root, `deep` and 63 keys below it make 65 levels
+    assert text.splitlines()[line - 1].strip() == f"k{MAX_DEPTH - 1}:"
+
+
+def test_the_missions_directory_must_exist_and_be_listable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with pytest.raises(InputError) as missing:
+        load_catalog(tmp_path, use_cache=False)
+    [problem] = missing.value.problems
+    assert (problem.path, problem.line, problem.message) == (
+        str(tmp_path / "missions"),
+        1,
+        "no missions/ directory under the workspace root",
+    )
+    (tmp_path / "missions").mkdir()
+
+    def refuse(self: Path) -> None:
+        raise PermissionError(13, "Permission denied", str(self))
+
+    monkeypatch.setattr(Path, "iterdir", refuse)
+    with pytest.raises(InputError) as unlistable:
+        load_catalog(tmp_path, use_cache=False)
+    [problem] = unlistable.value.problems
+    assert (problem.line, problem.message) == (
+        1,
+        "cannot list the missions directory: Permission denied",
+    )
+
+
+WITH_REGRESSION = MOVED.replace(
+    "targets:\n",
+    "regressions:\n  - target: goal\n    from: proved\n    to: stated\n"
+    "    date: 2026-01-01\n    reason: r\ntargets:\n",
+    1,
+)
+
+
+def parses(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
+    """Record every mission file the catalog parses (rather than takes from its cache)."""
+    import missions.catalog as catalog
+
+    parsed: list[Path] = []
+    parse = catalog.load_mission_file
+
+    def spy(path: Path) -> MissionFile:
+        parsed.append(path)
+        return parse(path)
+
+    monkeypatch.setattr(catalog, "load_mission_file", spy)
+    return parsed
+
+
+def test_a_warm_catalog_parses_nothing_until_a_file_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = write(tmp_path, WITH_REGRESSION)
+    parsed = parses(monkeypatch)
+    first = load_catalog(tmp_path)  # cold: parsed, and the cache written
+    assert parsed == [path]
+    second = load_catalog(tmp_path)  # warm: from the cache, aliases (`from`) and all
+    assert parsed == [path]
+    assert second.missions == first.missions
+    load_catalog(tmp_path, use_cache=False)  # no cache asked for: parsed again
+    assert parsed == [path, path]
+    path.write_text(WITH_REGRESSION.replace("Test mission", "Changed mission"), encoding="utf-8")
+    changed = load_catalog(tmp_path)  # a changed file is never answered from the cache
+    assert parsed == [path, path, path]
+    assert changed.missions[0].title == "Changed mission demo"
+
+
+def test_a_cache_is_written_only_when_asked_for(tmp_path: Path) -> None:
+    write(tmp_path, GOOD)
+    load_catalog(tmp_path, use_cache=False)
+    store = Path(default_cache_dir(tmp_path)) / "catalog.json"
+    assert not store.exists()
+    load_catalog(tmp_path)
+    assert store.exists()
+
+
+def test_an_unreadable_file_is_not_answered_from_the_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = write(tmp_path, GOOD)
+    load_catalog(tmp_path)
+    parsed = parses(monkeypatch)
+    monkeypatch.setattr("missions.catalog.os.access", lambda *_: False)
+    load_catalog(tmp_path)
+    assert parsed == [path]
+
+
+def test_a_duplicate_mission_id_is_reported_at_its_id_and_the_rest_still_load(
+    tmp_path: Path,
+) -> None:
+    """``demo.yaml`` and ``demo.yml`` both name mission ``demo``; a later file's own problem is
+    still reported."""
+    write(tmp_path, MOVED, "demo.yaml")
+    write(tmp_path, MOVED, "demo.yml")
+    write(tmp_path, GOOD.replace("id: demo", "id: zz").replace("kind: goal", "kind: x"), "zz.yaml")
+    with pytest.raises(InputError) as refused:
+        load_catalog(tmp_path, use_cache=False)
+    where = [(Path(p.path).name, p.line, p.message) for p in refused.value.problems]
+    assert ("demo.yml", 3, "duplicate mission id 'demo' (also in demo.yaml)") in where
+    assert any(name == "zz.yaml" for name, _, _ in where), where
+
+
+def test_a_valid_mission_over_the_node_budget_is_refused(tmp_path: Path) -> None:
+    """Every value is a note the schema accepts, but aliases repeat the anchored one past the
+    budget: the fast loader's structure check must not be skipped for a file that validates."""
+    notes = "notes: [&n note" + ", *n" * (MAX_EXPANDED_NODES + 1) + "]\n"
+    assert len(notes) < 2_000_000
+    [(_, message, rule)] = problems(tmp_path, GOOD.replace("targets:\n", notes + "targets:\n", 1))
+    assert (message, rule) == (
+        f"document expands to more than {MAX_EXPANDED_NODES} nodes (alias bomb?)",
+        "yaml",
+    )
