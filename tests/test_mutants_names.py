@@ -34,6 +34,17 @@ def index(make_workspace: Build, proofs: str) -> Workspace:
     return load_workspace(make_workspace(files, use_git=False), use_cache=False)
 
 
+def one_proof(
+    make_workspace: Build, namespace: str, before: str, type_: str, body: str
+) -> tuple[Workspace, str]:
+    """The index with one proof ``p : type_ := body`` (after ``before``, in ``namespace``) in
+    the proofs module, and the proof's full name."""
+    proof = f"{before}theorem p : {type_} := {body}\n"
+    if namespace:
+        proof = f"namespace {namespace}\n{proof}end {namespace}\n"
+    return index(make_workspace, proof), f"{namespace}.p" if namespace else "p"
+
+
 def type_candidates(workspace: Workspace, proof: str) -> list[str]:
     module = workspace.modules["Formal.Case.Proofs"]
     [decl] = [d for d in module.scan.decls if d.name == proof]
@@ -67,11 +78,7 @@ CASE, INNER = "Formal.Case", "Formal.Case.Inner"
 def test_what_a_proofs_type_may_name(
     make_workspace: Build, namespace: str, before: str, written: str, candidates: list[str]
 ) -> None:
-    proof = f"{before}theorem p : {written} := trivial\n"
-    if namespace:
-        proof = f"namespace {namespace}\n{proof}end {namespace}\n"
-    workspace = index(make_workspace, proof)
-    name = f"{namespace}.p" if namespace else "p"
+    workspace, name = one_proof(make_workspace, namespace, before, written, "trivial")
     assert sorted(type_candidates(workspace, name)) == candidates
 
 
@@ -139,11 +146,7 @@ def targets_of(workspace: Workspace, module_name: str, name: str) -> list[str]:
 def test_what_a_name_in_a_proof_may_denote(
     make_workspace: Build, namespace: str, before: str, body: str, targets: list[str]
 ) -> None:
-    proof = f"{before}theorem p : True := {body}\n"
-    if namespace:
-        proof = f"namespace {namespace}\n{proof}end {namespace}\n"
-    workspace = index(make_workspace, proof)
-    name = f"{namespace}.p" if namespace else "p"
+    workspace, name = one_proof(make_workspace, namespace, before, "True", body)
     found = [t for t in targets_of(workspace, "Formal.Case.Proofs", name) if t != "True"]
     assert found == targets
 
