@@ -4,6 +4,8 @@ module's file is, and how a file that cannot be scanned is recorded."""
 
 from __future__ import annotations
 
+import gc
+import hashlib
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -105,15 +107,38 @@ def test_a_module_lives_in_one_file_per_component(tmp_path: Path) -> None:
     assert module_path(tmp_path, "Formal.Case.Proofs") == tmp_path / "Formal/Case/Proofs.lean"
 
 
-def test_a_file_that_cannot_be_scanned_is_a_scan_with_its_fault(tmp_path: Path) -> None:
+def test_a_file_that_cannot_be_scanned_is_a_scan_with_its_fault(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     folder = tmp_path / "Dir.lean"
     folder.mkdir()
     unreadable = scan_file(str(folder))
-    assert json.loads(unreadable.text)["error"][0] == 1
-    assert json.loads(unreadable.text)["error"][1].startswith("cannot read the file: ")
-    bad = tmp_path / "Bad.lean"
-    bad.write_bytes(b"def a := 1\n\xff\n")
-    assert json.loads(scan_file(str(bad)).text)["error"] == [2, "the file is not valid UTF-8"]
+    assert json.loads(unreadable.text)["error"] == [1, "cannot read the file: Is a directory"]
+    assert unreadable.sha == ""  # nothing to remember: the next run reads it again
+    for data, line in ((b"def a := 1\n\xff\n\n\n", 2), (b"\n\xff", 2), (b"\xff\n", 1)):
+        bad = tmp_path / "Bad.lean"
+        bad.write_bytes(data)
+        assert json.loads(scan_file(str(bad)).text)["error"] == [
+            line,
+            "the file is not valid UTF-8",
+        ]
+
+    def nameless(path: str, limit: int) -> None:
+        raise OSError()  # no errno, no message: the error's name stands in
+
+    monkeypatch.setattr("missions.lean.workspace.read_regular", nameless)
+    assert json.loads(scan_file(str(bad)).text)["error"] == [1, "cannot read the file: OSError"]
+
+
+def test_loading_records_each_files_hash_and_leaves_the_collector_on(
+    make_workspace: Build,
+) -> None:
+    text = "def a := 1\n"
+    root = make_workspace({"Formal/A.lean": text}, use_git=False)
+    assert gc.isenabled()
+    workspace = load_workspace(root, use_cache=False)
+    assert gc.isenabled()
+    assert workspace.modules["Formal.A"].sha == hashlib.sha256(text.encode()).hexdigest()
 
 
 def targets_of(workspace: Workspace, module_name: str, name: str) -> list[str]:

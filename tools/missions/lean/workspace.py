@@ -403,7 +403,7 @@ def load_workspace(root: Path, *, use_cache: bool = True) -> Workspace:
         return loading.result()
 
 
-def start_loading(root: Path, *, use_cache: bool = True) -> WorkspaceLoading:
+def start_loading(root: Path, *, use_cache: bool) -> WorkspaceLoading:
     """Start scanning the workspace in worker processes and return at once; the caller may
     do other work (parse the mission YAML) before asking for :meth:`WorkspaceLoading.result`.
     Use it as a context manager, so the workers stop even if that other work fails."""
@@ -449,13 +449,10 @@ class WorkspaceLoading:
             self.scans[scanned.path] = (scan, scanned.sha)
         modules: dict[str, Module] = {}
         name_of = module_namer(str(self.root), self.sources)
-        for path, _ in self.stats:
-            found = self.scans.get(path)
-            if found is None:
-                continue
-            file = Path(path)
+        for path, _ in self.stats:  # every file is in `scans`: from the cache or scanned now
+            scan, sha = self.scans[path]
             name = name_of(path)
-            modules[name] = Module(name=name, path=file, scan=found[0], sha=found[1])
+            modules[name] = Module(name=name, path=Path(path), scan=scan, sha=sha)
         return modules
 
     def __enter__(self) -> WorkspaceLoading:
