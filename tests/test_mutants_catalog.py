@@ -113,6 +113,7 @@ class _Branch(BaseModel):
     leaves: list[_Leaf] | None = None
     first: _Leaf | None = None
     tags: list[str] = []
+    names: list[str] | None = None
 
 
 @pytest.mark.parametrize(
@@ -120,8 +121,9 @@ class _Branch(BaseModel):
     [
         (("leaves", 0, "x"), ["name", "size"]),  # the items of an optional list
         (("first", "x"), ["name", "size"]),  # an optional model
-        (("x",), ["leaves", "first", "tags"]),
+        (("x",), ["leaves", "first", "tags", "names"]),
         (("tags", 0, "x"), []),  # a list of strings has no fields
+        (("names", 0, "x"), []),  # nor has an optional one
         (("nowhere", "x"), []),
     ],
 )
