@@ -1,26 +1,38 @@
 """The witness engine where mutation testing found it unguarded (``benchmarks/mutation.py``):
 how far a failing check is off, how the smallest detected change of a constant is found and
-what a raising perturbation leaves behind, and the keys of ``missions witness --json``."""
+what a raising perturbation leaves behind, the keys of ``missions witness --json``, what
+``status`` keeps of a run and the line ``show`` prints."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from fractions import Fraction
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
+from missions.cache import cache_dir_for
 from missions.witness import (
     DECREASES,
     INCREASES,
+    RESULTS_FILE,
     Check,
     Claim,
     Constant,
     ConstantSensitivity,
     Context,
     Failure,
+    NonVacuityResult,
     Result,
     constant_sensitivity,
+    describe_entry,
+    load_results,
     result_json,
+    save_results,
+    saved_summary,
+    witness_entry,
 )
 
 
@@ -139,3 +151,108 @@ def test_the_json_of_a_result_has_every_documented_key() -> None:
     assert result_json(Result("m/t", "S", True, 1, [], 0.0, sensitivity=[loose]))["sensitivity"][
         "c=1"
     ]["loose"] == ("an upper bound")
+
+
+def test_what_status_keeps_of_a_run() -> None:
+    result = Result(
+        "m/t",
+        "S",
+        True,
+        4,
+        [],
+        0.1,
+        error="e",
+        sensitivity=[ConstantSensitivity("c=1", "c", 1.0, 0.05, 9.0)],
+        flips={"claim": "caught"},
+    )
+    assert saved_summary(result, "quick") == {
+        "ok": True,
+        "checks": 4,
+        "budget": "quick",
+        "error": "e",
+        "nonvacuous": "unknown",
+        "instance": None,
+        "nonvacuity_reason": None,
+        "sensitivity": {"c=1": [0.05, 9.0]},
+        "flip": {"claim": "caught"},
+    }
+    result.nonvacuity = NonVacuityResult(True, "inst", "every hypothesis holds")
+    summary = saved_summary(result, "full")
+    assert (summary["nonvacuous"], summary["instance"], summary["nonvacuity_reason"]) == (
+        True,
+        "inst",
+        "every hypothesis holds",
+    )
+
+
+def mission_with(stamp: str | None, pin: str | None, kind: str = "goal") -> tuple[Any, Any]:
+    target = SimpleNamespace(witness="Formal.W", kind=kind)
+    lean = SimpleNamespace(statement_pin=pin, witness_stamp=stamp)
+    return SimpleNamespace(targets=[target], lean=lean), target
+
+
+def test_the_witness_object_of_status() -> None:
+    mission, target = mission_with("sha256:a", "sha256:a")
+    assert witness_entry(mission, target, None) == {
+        "ok": None,
+        "checks": 0,
+        "budget": None,
+        "ran": False,
+        "nonvacuous": "unknown",
+        "stale": False,
+        "stamp": "sha256:a",
+        "module": "Formal.W",
+    }
+    saved = {"ok": False, "checks": 3, "budget": "full", "nonvacuous": True}
+    entry = witness_entry(*mission_with("sha256:a", "sha256:b"), saved)
+    assert entry is not None
+    assert (entry["ok"], entry["checks"], entry["ran"], entry["nonvacuous"], entry["stale"]) == (
+        False,
+        3,
+        True,
+        True,
+        True,
+    )
+    assert witness_entry(*mission_with(None, None, kind="external"), saved) is None
+    no_witness = SimpleNamespace(witness=None, kind="goal")
+    assert witness_entry(mission, no_witness, saved) is None
+
+
+@pytest.mark.parametrize(
+    ("entry", "line"),
+    [
+        ({"module": "W"}, "witness W: not run; non-vacuous: unknown"),
+        ({"module": "W", "ok": True, "nonvacuous": True}, "witness W: pass; non-vacuous: yes"),
+        ({"module": "W", "ok": False, "nonvacuous": False}, "witness W: FAIL; non-vacuous: no"),
+        (
+            {"module": "W", "ok": True, "stale": True, "nonvacuous": "unknown"},
+            "witness W: stale (not stamped at the current statement pin); non-vacuous: unknown",
+        ),
+        (
+            {
+                "module": "W",
+                "ok": True,
+                "nonvacuous": True,
+                "instance": "n = 3",
+                "sensitivity": {"c=18": [0.05, 1.0], "d": [0.9, None], "e": [0.99, 0.5]},
+            },
+            "witness W: pass; non-vacuous: yes (instance: n = 3); smallest change caught: "
+            "c=18 ↓5% ↑×2, d ↓÷10 ↑–, e ↓÷100 ↑50%",
+        ),
+        ({"ok": True, "sensitivity": {}}, "witness : pass; non-vacuous: unknown"),
+    ],
+)
+def test_the_one_line_show_prints(entry: dict[str, Any], line: str) -> None:
+    assert describe_entry(entry) == line
+
+
+def test_results_that_are_not_a_mapping_are_forgotten(tmp_path: Path) -> None:
+    root = str(tmp_path)
+    save_results(root, {"m/t": {"ok": True}})
+    save_results(root, {"m/u": {"ok": False}})
+    assert load_results(root) == {"m/t": {"ok": True}, "m/u": {"ok": False}}
+    path = Path(cache_dir_for(root)) / RESULTS_FILE
+    path.write_text("[1, 2]", encoding="utf-8")
+    assert load_results(root) == {}
+    path.write_text("{broken", encoding="utf-8")
+    assert load_results(root) == {}
