@@ -24,15 +24,22 @@ from missions.witness import (
     ConstantSensitivity,
     Context,
     Failure,
+    NonVacuity,
     NonVacuityResult,
     Result,
+    Structural,
     constant_sensitivity,
     describe_entry,
+    hyp,
     load_results,
+    outcome,
     result_json,
+    run_claim,
     save_results,
     saved_summary,
+    stale_reason,
     witness_entry,
+    witness_targets,
 )
 
 
@@ -256,3 +263,201 @@ def test_results_that_are_not_a_mapping_are_forgotten(tmp_path: Path) -> None:
     assert load_results(root) == {}
     path.write_text("{broken", encoding="utf-8")
     assert load_results(root) == {}
+
+
+def build_pair(ctx: Context, a: int, b: int) -> tuple[int, int]:
+    return (a, b)
+
+
+def toy_claim(
+    *,
+    hypotheses: tuple[str, ...] = ("0 < a", "0 < b"),
+    values: tuple[int, int] = (1, 2),
+    extra: tuple[Check | Structural, ...] = (),
+    use_instance: bool = True,
+) -> Claim:
+    """``a + b > a`` on the instance (a, b), with hypotheses ``0 < a`` and ``0 < b``."""
+
+    def checks(ctx: Context) -> Iterator[Check]:
+        a, b = ctx.instance(build_pair, *values) if use_instance else values
+        yield Check("a + b > a", a + b, ">", a, clause="sum")
+        yield Check("b >= 0", b, ">=", 0, clause="sign")
+
+    def evidence(ctx: Context, pair: tuple[int, int]) -> Iterator[Check | Structural]:
+        a, b = pair
+        yield hyp("0 < a", a, ">", 0)
+        yield hyp("0 < b", b, ">", 0, detail="b")
+        yield from extra
+
+    nonvacuity = NonVacuity(
+        hypotheses=hypotheses,
+        build=build_pair,
+        args=values,
+        evidence=evidence,
+        describe=lambda pair: f"a={pair[0]}, b={pair[1]}",
+    )
+    return Claim("m/t", "S", checks, nonvacuity=nonvacuity)
+
+
+@pytest.mark.parametrize(
+    ("claim", "lean", "nonvacuous", "reason", "instance"),
+    [
+        (toy_claim(), None, True, "every hypothesis holds on the instance (2 checks)", "a=1, b=2"),
+        (
+            toy_claim(extra=(Structural("0 < b", "by construction"),)),
+            None,
+            True,
+            "every hypothesis holds on the instance (2 checks, instance binders by construction)",
+            "a=1, b=2",
+        ),
+        (
+            toy_claim(values=(-1, -2)),
+            None,
+            False,
+            "the instance violates 0 < a; 0 < b [b]",
+            "a=-1, b=-2",
+        ),
+        (
+            toy_claim(),
+            ["0 < a", "0 < c"],
+            "unknown",
+            "Lean hypotheses the witness does not declare: 0 < c. "
+            "declared hypotheses not in the Lean statement: 0 < b",
+            "a=1, b=2",
+        ),
+        (
+            toy_claim(hypotheses=("0 < a", "0 < b", "a < 9", "b < 9")),
+            None,
+            "unknown",
+            "hypotheses without evidence: a < 9; b < 9",
+            "a=1, b=2",
+        ),
+        (
+            toy_claim(extra=(Check("stray", 1, "<", 2), Check("other", 1, "<", 2))),
+            None,
+            "unknown",
+            "checks labelled with no declared hypothesis: stray; other",
+            "a=1, b=2",
+        ),
+        (
+            toy_claim(use_instance=False),
+            None,
+            "unknown",
+            "the instance is not one the claim's checks used "
+            "(they must obtain it through ctx.instance)",
+            None,
+        ),
+        (
+            Claim("m/t", "S", toy_claim().checks),
+            None,
+            "unknown",
+            "the witness gives no instance for the hypotheses",
+            None,
+        ),
+        (
+            Claim("m/t", "S", toy_claim().checks, nonvacuity=NonVacuity(reason="none")),
+            None,
+            True,
+            "the statement has no hypotheses",
+            "no hypotheses: none",
+        ),
+    ],
+)
+def test_what_non_vacuity_reports(
+    claim: Claim, lean: list[str] | None, nonvacuous: object, reason: str, instance: str | None
+) -> None:
+    result = run_claim(claim, Context(), lean, measure=False).nonvacuity
+    assert result is not None
+    assert (result.nonvacuous, result.reason, result.instance) == (nonvacuous, reason, instance)
+
+
+def test_a_non_vacuity_instance_that_raises_is_an_error() -> None:
+    claim = toy_claim()
+    assert claim.nonvacuity is not None
+
+    def broken(pair: tuple[int, int]) -> str:
+        raise ValueError("cannot describe")
+
+    claim.nonvacuity.describe = broken
+    result = run_claim(claim, Context(), measure=False).nonvacuity
+    assert result is not None
+    assert (result.nonvacuous, result.reason, result.error) == (
+        "unknown",
+        "evaluating the hypotheses raised",
+        "witness raised ValueError: cannot describe",
+    )
+
+
+def test_a_run_measures_only_a_claim_that_holds_and_flips_each_clause() -> None:
+    claim = toy_claim()
+    claim.constants = (Constant("unused", 1),)
+    measured = run_claim(claim, Context())
+    assert measured.checks == 2 and measured.ok
+    assert measured.flips == {"sum": "caught", "sign": "caught"}
+    assert [s.name for s in measured.sensitivity] == ["unused"]
+    assert run_claim(claim, Context(), measure=False).flips == {}
+    failing = toy_claim(values=(1, -2))  # b >= 0 fails
+    failing.constants = claim.constants
+    result = run_claim(failing, Context())
+    assert (result.ok, result.sensitivity, result.flips) == (False, [], {})
+
+
+def test_a_source_without_checks_is_an_error_when_perturbed_too() -> None:
+    assert outcome(lambda ctx: iter(()), Context()) == ("error", "the witness produced no checks")
+    assert outcome(lambda ctx: iter([Check("x", 1, "<", 2)] * 3), Context()) == ("missed", "")
+
+
+@pytest.mark.parametrize(
+    ("stamp", "pin", "reason"),
+    [
+        ("sha256:" + "a" * 64, "sha256:" + "a" * 64, None),
+        (None, None, None),
+        (None, "sha256:" + "b" * 64, "the witnesses were never stamped against the statement pin"),
+        (
+            "sha256:" + "a" * 64,
+            "sha256:" + "b" * 64,
+            "the witnesses were stamped at sha256:aaaaaaaaaaaa…; "
+            "the statements are pinned at sha256:bbbbbbbbbbbb…",
+        ),
+    ],
+)
+def test_why_witnesses_are_stale(stamp: str | None, pin: str | None, reason: str | None) -> None:
+    mission, _ = mission_with(stamp, pin)
+    assert stale_reason(mission) == reason
+    external = SimpleNamespace(witness="W", kind="external")
+    mission.targets = [external]
+    assert witness_targets(mission) == [] and stale_reason(mission) is None
+
+
+def test_a_conjunction_checks_every_part_and_flags_a_part_without_an_instance() -> None:
+    toy = toy_claim().nonvacuity
+    assert toy is not None
+    both = NonVacuity(parts={"PartA": NonVacuity(reason="trivial"), "PartB": toy})
+    found = run_claim(Claim("m/t", "S", toy_claim().checks, nonvacuity=both), Context(), None)
+    assert found.nonvacuity is not None
+    assert (found.nonvacuity.nonvacuous, found.nonvacuity.instance) == (
+        True,
+        "PartA: no hypotheses: trivial; PartB: a=1, b=2",
+    )
+    unbuilt = NonVacuity(hypotheses=("0 < a",), evidence=toy.evidence)
+    missing = run_claim(Claim("m/t", "S", toy_claim().checks, nonvacuity=unbuilt), Context())
+    assert missing.nonvacuity is not None
+    assert missing.nonvacuity.reason == "hypotheses declared but no instance to check them on"
+
+
+def test_a_violation_names_at_most_three_failing_checks() -> None:
+    extra = (hyp("0 < a", -1, ">", 0, detail="x"), hyp("0 < a", -1, ">", 0, detail="y"))
+    found = run_claim(toy_claim(values=(-1, -2), extra=extra), Context(), measure=False)
+    assert found.nonvacuity is not None
+    assert found.nonvacuity.reason == "the instance violates 0 < a; 0 < b [b]; 0 < a [x]"
+
+
+def test_each_clause_is_flipped_on_its_own() -> None:
+    """Reversing ``5 ≤ 5`` alone changes nothing; only reversing everything at once would."""
+
+    def checks(ctx: Context) -> Iterator[Check]:
+        yield Check("strict", 2, ">", 1, clause="strict")
+        yield Check("tight", 5, "<=", 5, clause="tight")
+
+    result = run_claim(Claim("m/t", "S", checks), Context())
+    assert result.flips == {"strict": "caught", "tight": "missed"}
