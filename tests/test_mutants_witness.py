@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from missions.cache import cache_dir_for
+from missions.errors import InputError
 from missions.witness import (
     DECREASES,
     INCREASES,
@@ -24,6 +25,7 @@ from missions.witness import (
     ConstantSensitivity,
     Context,
     Failure,
+    HypothesisEvidence,
     NonVacuity,
     NonVacuityResult,
     Result,
@@ -31,6 +33,7 @@ from missions.witness import (
     constant_sensitivity,
     describe_entry,
     hyp,
+    load_claims,
     load_results,
     outcome,
     result_json,
@@ -462,3 +465,74 @@ def test_each_clause_is_flipped_on_its_own() -> None:
 
     result = run_claim(Claim("m/t", "S", checks), Context())
     assert result.flips == {"strict": "caught", "tight": "missed"}
+
+
+def test_checks_that_hold_and_fail_at_their_edges() -> None:
+    assert Check("c", 1, ">", 1.5, slack=1).holds()  # within the slack below
+    assert not Check("c", 1, ">", 2.5, slack=1).holds()
+    assert Check("c", 1, "!=", 2).holds() and not Check("c", 1, "!=", 1).holds()
+    assert not Check("c", 1, "<=", float("nan")).holds()  # a NaN fails; it does not raise
+
+
+def test_the_budget_sizes_and_the_seeded_streams() -> None:
+    assert (Context().size(1, 2), Context(budget="full").size(1, 2)) == (1, 2)
+    first, again = Context().rng().random(3), Context().rng(0).random(3)
+    assert list(first) == list(again)  # stream 0 by default, and the same seed each time
+    assert list(Context().rng(1).random(3)) != list(first)
+
+
+def test_evidence_records_each_checks_numbers_and_each_structural_reason() -> None:
+    claim = toy_claim(extra=(Structural("0 < b", "by construction"),))
+    found = run_claim(claim, Context(), measure=False).nonvacuity
+    assert found is not None
+    assert found.evidence == [
+        HypothesisEvidence("0 < a", "0 < a", True, 1.0, ">", 0.0, 0.0),
+        HypothesisEvidence("0 < b", "0 < b [b]", True, 2.0, ">", 0.0, 0.0),
+        HypothesisEvidence("0 < b", "0 < b", None, reason="by construction"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("lean", "reason"),
+    [
+        (
+            ["0 < a", "0 < b", "0 < c", "0 < d"],
+            "Lean hypotheses the witness does not declare: 0 < c; 0 < d",
+        ),
+        ([], "declared hypotheses not in the Lean statement: 0 < a; 0 < b"),
+    ],
+)
+def test_every_difference_from_the_lean_hypotheses_is_listed(lean: list[str], reason: str) -> None:
+    found = run_claim(toy_claim(), Context(), lean, measure=False).nonvacuity
+    assert found is not None and found.reason == reason
+
+
+def test_the_smallest_change_is_found_when_only_the_largest_step_is_caught() -> None:
+    claim = bound_claim(Fraction(1, 50))  # x = 2 ≤ c: only c ÷ 100 = 1 catches it
+    found = constant_sensitivity(claim, claim.constants[0], Context())
+    assert found.detects_decrease_at == 0.99
+
+
+def test_a_loose_constant_keeps_its_reason() -> None:
+    claim = bound_claim(Fraction(1, 1000))
+    loose = Constant("c", Fraction(100), "c=100", loose="far from tight on every instance")
+    assert constant_sensitivity(claim, loose, Context()).loose == loose.loose
+
+
+@pytest.mark.parametrize(
+    ("module", "message"),
+    [
+        ("os", "witness module 'os' is outside missions.witnesses"),
+        ("missions.witnesses.nowhere", "cannot import witness missions.witnesses.nowhere: "),
+        ("missions.witnesses", "missions.witnesses defines no CLAIMS list"),
+    ],
+)
+def test_a_witness_module_that_cannot_serve_is_one_problem(module: str, message: str) -> None:
+    if module == "missions.witnesses":
+        module = "missions.witnesses.__init__"  # a module of the package with no CLAIMS
+        message = f"{module} defines no CLAIMS list"
+    with pytest.raises(InputError) as refused:
+        load_claims(module)
+    [problem] = refused.value.problems
+    assert (problem.path, problem.line) == ("witness", 1)
+    assert problem.message.startswith(message)
