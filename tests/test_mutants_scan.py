@@ -588,6 +588,25 @@ def test_universe_parameters_are_not_binders() -> None:
     assert (cut.name, cut.has_binders) == ("cut", False)
 
 
+def test_content_follows_the_tokens_of_a_declaration() -> None:
+    """What the lints read: any token, not the layout, comments or doc comments."""
+
+    def contents(text: str) -> list[str]:
+        return [d.content for d in scan_source(text).decls]
+
+    base = "/-- doc -/\ndef A : Prop := ∀ n : ℕ, n ≤ n ^ 2\n\ntheorem b : A := sorry\n"
+    [a, b] = contents(base)
+    assert a != b and len(a) == 16
+    assert contents(base.replace("/-- doc -/", "/-- other -/")) == [a, b]
+    assert contents(base.replace("n ^ 2", "n  ^  2 -- layout")) == [a, b]
+    assert contents("-- moved\n" + base) == [a, b]
+    changed = contents(base.replace("n ^ 2", "n ^ 3"))
+    assert changed[0] != a and changed[1] == b
+    assert contents(base.replace("sorry", "trivial"))[1] != b
+    [pseudo] = contents("attribute [simp] foo\n")
+    assert pseudo != contents("attribute [simp] bar\n")[0]
+
+
 DECLARATIONS = (
     "namespace N\n\n"
     "/-- doc -/\n@[simp, -instance] protected theorem foo.{u} {α : Sort u} (x : α) : Goal := by\n"
@@ -607,7 +626,7 @@ def test_everything_a_declaration_records() -> None:
     defaults = {f.name: f.default for f in dataclasses.fields(Decl) if f.default is not MISSING}
     defaults.update({f.name: [] for f in dataclasses.fields(Decl) if f.default_factory is list})
     seen = [
-        {k: v for k, v in dataclasses.asdict(d).items() if k not in ("start", "end")}
+        {k: v for k, v in dataclasses.asdict(d).items() if k not in ("start", "end", "content")}
         for d in scan.decls
     ]
     changed = [{k: v for k, v in d.items() if k not in defaults or v != defaults[k]} for d in seen]

@@ -329,11 +329,12 @@ def status(
         analysis = analyze(catalog, workspace, ids)
         if lean:
             _kernel(analysis)
+        linted = lint()
         data = status_json(
             analysis,
             evidence="kernel" if lean else "source",
             witnesses=load_results(str(resolved)),
-            lint=lint(),
+            lint=linted,
         )
     # each mission encoded once: the answer is assembled from these texts, and the
     # incremental path keeps them to patch the next answer
@@ -342,7 +343,7 @@ def status(
     if key is not None and not no_cache and not lean:
         fastpath.store(resolved, key, text)
         if not ids:
-            incremental.remember(analysis, data, inputs, texts)
+            incremental.remember(analysis, data, inputs, texts, linted)
     if as_json:
         sys.stdout.write(text)
         return

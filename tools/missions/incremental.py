@@ -14,12 +14,36 @@ names a changed file declares, or used to), analyses just those targets with the
 it cannot bound falls back to the full command:
 
 * any change to a mission YAML, the Lake files, the toolchain or the witness results;
-* a change inside any mission's statement closure (pins, lint and placeholders depend on
-  it), a change to a module with ``#exit`` (its reasons name every such module);
+* a change to a module with ``#exit`` (its reasons name every such module), a module added
+  or removed together with a statement-closure edit;
 * a mission whose root module does not exist (its names are looked up workspace-wide).
 
-``tests/test_incremental.py`` checks, edit by edit, that this path prints exactly what the
-full command prints.
+An edit inside statement closures (a shared definitions file) changes the pins of every
+mission above it, and may change lint findings anywhere below: it is answered at the level
+of declarations. The edited file must scan the same apart from its declarations (imports,
+opens, extensions, findings, unknown commands, placeholders, sorries outside declarations),
+and the declarations it added, removed or changed (moved ones included: reasons name lines)
+must be ordinary ones, not instances, attributes or other commands automation uses
+unnamed. Name resolution finds a declaration only through one of the components of an
+identifier (:meth:`Workspace._resolve`), and every lint rule through an identifier's last
+component, so a changed declaration whose name (last component, or a name it generates)
+appears nowhere else in a module's text cannot change what that module's declarations
+reach. Then:
+
+* every mission whose statement closure holds the file gets its new pin digest, and each of
+  its targets gets the pin's reason patched in or out at the place the full analysis puts
+  it (``TargetStatus.pin_at``);
+* a mission is analysed again when one of its modules' texts names a changed declaration,
+  when one of its targets reaches everything (an unbounded reach sees every declaration),
+  or when a changed declaration has the last name component of one of its targets;
+* lint counts stay as they were only when no text of the statement closures holding the
+  file names a changed declaration, no finding stood in a removed one, the added ones hold
+  nothing any rule starts from (:func:`missions.lint.lint_inert`) and the file has no allow
+  comment; otherwise the full command runs.
+
+``tests/test_incremental.py`` and ``tests/test_incremental_closure.py`` (random edit
+sequences among them) check, edit by edit, that this path prints exactly what the full
+command prints.
 """
 
 from __future__ import annotations
@@ -33,18 +57,29 @@ from typing import TYPE_CHECKING, Any, cast
 
 from missions import SCANNER_VERSION, __version__
 from missions.cache import cache_dir_for
-from missions.lean.scan import FileScan
+from missions.lean.scan import Decl, FileScan
 from missions.lean.store import ScanStore
 from missions.lean.workspace import Module, Workspace, scan_file
-from missions.pins import PinState
-from missions.roots import SourceRoot, library_names, module_namer
-from missions.status import AnalysisMemo, TargetStatus, mission_state, summary_of, target_status
+from missions.pins import PinState, digest_of
+from missions.roots import SourceRoot, library_names, module_namer, read_lean_text
+from missions.status import (
+    PIN_REASONS,
+    AnalysisMemo,
+    TargetStatus,
+    mission_state,
+    pin_reason,
+    summary_of,
+    target_status,
+)
 
 if TYPE_CHECKING:
     from missions.catalog import MissionFile, Target
+    from missions.lint import LintResult
     from missions.status import Analysis
 
 STATE_FILE = "status-state.json"
+#: What the state holds changes with this: a state of another format is never read.
+STATE_FORMAT = 2
 #: Files outside the Lean sources that a status answer depends on.
 GLOBAL_FILES = ("lakefile.lean", "lakefile.toml", "lean-toolchain", "lake-manifest.json")
 
@@ -70,16 +105,21 @@ def global_inputs(root: str) -> dict[str, list[int] | None]:
 
 
 def remember(
-    analysis: Analysis, data: dict[str, Any], inputs: dict[str, Any], texts: list[str]
+    analysis: Analysis,
+    data: dict[str, Any],
+    inputs: dict[str, Any],
+    texts: list[str],
+    lint: LintResult | None = None,
 ) -> None:
     """Keep what the next incremental ``status`` needs from a full run over the catalog.
 
     ``inputs`` are the :func:`global_inputs` read *before* the run (a file changed during
     the run then counts as changed next time); ``texts`` are the missions' encoded entries
-    (:func:`mission_text`).
+    (:func:`mission_text`); ``lint`` is the lint the answer counts, if any.
     """
     workspace = analysis.workspace
     missions: list[dict[str, Any]] = []
+    digests: dict[str, str] = {}
     for mission, entry, text in zip(analysis.missions, data["missions"], texts, strict=True):
         info = mission.file.mission
         record = {
@@ -93,12 +133,22 @@ def remember(
         _reaches(record, workspace, mission.targets)
         _answer(record, entry, text)
         missions.append(record)
+        for name in mission.pin.modules:
+            digests[name] = workspace.modules[name].scan.digest
+    lines: dict[str, list[int]] = {}
+    if lint is not None:
+        for finding in lint.findings:
+            lines.setdefault(finding.path, []).append(finding.line)
     state = {
-        "version": [__version__, SCANNER_VERSION],
+        "version": [__version__, SCANNER_VERSION, STATE_FORMAT],
         "inputs": inputs,
         "evidence": data["evidence"],
         "lint": data.get("lint"),
         "missions": missions,
+        # what a statement-closure edit is answered from (see the module docstring)
+        "digests": digests,
+        "lint_lines": lines if lint is not None else None,
+        "allow_files": list(lint.allow_files) if lint is not None else [],
     }
     _write(
         os.path.join(cache_dir_for(str(analysis.root)), STATE_FILE),
@@ -127,6 +177,8 @@ def _reaches(
         name: workspace.modules[name].sha for name in record["modules"] if name in workspace.modules
     }
     record["targets"] = targets
+    record["pin_at"] = [status.pin_at for status in statuses]
+    record["unbounded"] = any(status.unbounded for status in statuses)
 
 
 def _answer(record: dict[str, Any], entry: dict[str, Any], text: str | None = None) -> None:
@@ -243,7 +295,7 @@ def status_text(root: str, libraries: list[SourceRoot], stats: list[tuple[str, A
             state = json.load(handle)
     except (OSError, ValueError):
         return None
-    if state.get("version") != [__version__, SCANNER_VERSION]:
+    if state.get("version") != [__version__, SCANNER_VERSION, STATE_FORMAT]:
         return None
     if global_inputs(root) != state["inputs"]:
         return None
@@ -257,7 +309,18 @@ def status_text(root: str, libraries: list[SourceRoot], stats: list[tuple[str, A
     missions = state["missions"]
     graph = _import_graph(name_of, store, stats)
     shas = {name_of(path): row[2] for path, row in store.index.items()}
-    affected = _affected(missions, plan, graph, shas)
+    touched = _touched(missions, plan, shas)
+    if touched and any(mission["module"] not in graph for mission in missions):
+        return None  # its names are looked up workspace-wide
+    memo: dict[str, set[str]] = {}
+    patched = _in_statement_closures(missions, graph, touched, memo)
+    if patched:
+        paths = {name_of(p): p for p in store.index}
+        affected = _statement_edit(root, paths, plan, state, touched, shas)
+    else:
+        affected = _affected(missions, plan, graph, touched)
+    if affected is not None:
+        affected = _bounded(missions, graph, affected, memo)
     if affected is None:
         return None
     if affected:
@@ -276,7 +339,7 @@ def status_text(root: str, libraries: list[SourceRoot], stats: list[tuple[str, A
         fields["lint"] = state["lint"]
     text = assemble(fields, [m["text"] for m in missions])
     store.save({path for path, _ in stats})
-    if affected:
+    if affected or patched:
         _write(os.path.join(cache, STATE_FILE), json.dumps(state, ensure_ascii=False))
     return text
 
@@ -338,19 +401,40 @@ def _closure(graph: dict[str, list[str]], start: str, memo: dict[str, set[str]])
     return seen
 
 
-def _affected(
-    missions: list[dict[str, Any]], plan: _Plan, graph: dict[str, list[str]], shas: dict[str, str]
-) -> set[int] | None:
-    """Indexes of the missions an edit can change, or None when one must run in full.
+def _touched(missions: list[dict[str, Any]], plan: _Plan, shas: dict[str, str]) -> set[str]:
+    """The modules that changed since the answers were computed.
 
-    ``shas`` are the content hashes the index holds now, by module: a mission whose recorded
-    modules held other contents when its answer was computed is recomputed as well.
+    ``shas`` are the content hashes the index holds now, by module: a module a mission's
+    answer saw with other contents (another run rewrote the index in between) counts too.
     """
     touched = set(plan.changed) | plan.removed
     for mission in missions:
         for name, sha in mission["shas"].items():
             if shas.get(name) != sha:
                 touched.add(name)
+    return touched
+
+
+def _in_statement_closures(
+    missions: list[dict[str, Any]],
+    graph: dict[str, list[str]],
+    touched: set[str],
+    memo: dict[str, set[str]],
+) -> bool:
+    return any(
+        touched & (_closure(graph, m["statements"], memo) | set(m["statement_closure"]))
+        for m in missions
+    )
+
+
+def _affected(
+    missions: list[dict[str, Any]],
+    plan: _Plan,
+    graph: dict[str, list[str]],
+    touched: set[str],
+) -> set[int] | None:
+    """Indexes of the missions an edit outside every statement closure can change, or None
+    when one must run in full."""
     if not touched:
         return set()
     for scan in [*plan.changed.values(), *plan.old.values()]:
@@ -362,20 +446,226 @@ def _affected(
     memo: dict[str, set[str]] = {}
     affected: set[int] = set()
     for index, mission in enumerate(missions):
-        if mission["module"] not in graph:
-            return None
-        statement_closure = _closure(graph, mission["statements"], memo)
-        if touched & (statement_closure | set(mission["statement_closure"])):
-            return None
         modules = set(mission["modules"]) | _closure(graph, mission["module"], memo)
         names = {n for _, _, statement, proof, *_ in mission["targets"] for n in (statement, proof)}
         if touched & modules or declared & names:
-            root_closure = _closure(graph, mission["module"], memo)
-            declared_in = {m for *_, s, p in mission["targets"] for m in (s, p) if m is not None}
-            if not declared_in <= root_closure:
-                return None  # names the root does not import are looked up workspace-wide
             affected.add(index)
     return affected
+
+
+def _bounded(
+    missions: list[dict[str, Any]],
+    graph: dict[str, list[str]],
+    affected: set[int],
+    memo: dict[str, set[str]],
+) -> set[int] | None:
+    """``affected``, or None when one of the missions cannot be analysed on its own."""
+    for index in affected:
+        mission = missions[index]
+        root_closure = _closure(graph, mission["module"], memo)
+        declared_in = {m for *_, s, p in mission["targets"] for m in (s, p) if m is not None}
+        if not declared_in <= root_closure:
+            return None  # names the root does not import are looked up workspace-wide
+    return affected
+
+
+# ------------------------------------------------------- edits in statement closures
+def _frame(scan: FileScan) -> dict[str, Any]:
+    """Everything a scan says besides its declarations (and its digest, which the pins
+    follow): what an edit inside statement closures must leave alone."""
+    data = scan.to_json()
+    del data["decls"], data["digest"]
+    attributed = {line for decl in scan.decls for line in decl.sorries}
+    data["sorry_lines"] = sorted(set(scan.sorry_lines) - attributed)
+    return data
+
+
+def _decl_changes(old: FileScan, new: FileScan) -> tuple[list[Decl], list[Decl]]:
+    """Declarations only the old scan has, and only the new one has (a moved declaration is
+    in both lists: reasons and findings name its lines)."""
+
+    def row(decl: Decl) -> str:
+        return json.dumps(list(vars(decl).values()))
+
+    remaining: dict[str, int] = {}
+    for decl in old.decls:
+        remaining[row(decl)] = remaining.get(row(decl), 0) + 1
+    added: list[Decl] = []
+    for decl in new.decls:
+        key = row(decl)
+        if remaining.get(key):
+            remaining[key] -= 1
+        else:
+            added.append(decl)
+    removed: list[Decl] = []
+    for decl in old.decls:
+        key = row(decl)
+        if remaining.get(key):
+            remaining[key] -= 1
+            removed.append(decl)
+    return removed, added
+
+
+class _Texts:
+    """Whether a module's text holds any of a set of words; an edited module is read with its
+    changed declarations blanked out (they do not mention themselves for anyone else)."""
+
+    def __init__(self, paths: dict[str, str], words: set[str]) -> None:
+        self.paths = paths
+        self.words = sorted(words)
+        self.encoded = [w.encode("utf-8") for w in self.words]
+        self._found: dict[str, bool] = {}
+
+    def blank(self, name: str, decls: list[Decl]) -> bool:
+        """Read the edited module ``name`` (False when it cannot be read)."""
+        try:
+            text = read_lean_text(self.paths[name])
+        except (OSError, ValueError):
+            return False
+        for decl in decls:
+            text = text[: decl.start] + " " * (decl.end - decl.start) + text[decl.end :]
+        self._found[name] = any(word in text for word in self.words)
+        return True
+
+    def mention(self, name: str) -> bool:
+        """Whether the module's text may name a changed declaration (an unreadable or
+        unknown module may)."""
+        found = self._found.get(name)
+        if found is None:
+            found = True
+            path = self.paths.get(name)
+            if path is not None:
+                try:
+                    with open(path, "rb") as handle:
+                        data = handle.read()
+                    found = any(word in data for word in self.encoded)
+                except OSError:
+                    pass
+            self._found[name] = found
+        return found
+
+
+def _statement_edit(
+    root: str,
+    paths: dict[str, str],
+    plan: _Plan,
+    state: dict[str, Any],
+    touched: set[str],
+    shas: dict[str, str],
+) -> set[int] | None:
+    """Patch the pins of an edit inside statement closures; the missions to analyse again,
+    or None when the edit cannot be bounded (see the module docstring)."""
+    missions: list[dict[str, Any]] = state["missions"]
+    if touched != set(plan.changed) or touched != set(plan.old) or plan.removed:
+        return None
+    changes: dict[str, tuple[list[Decl], list[Decl]]] = {}
+    for name in sorted(touched):
+        old, new = plan.old[name], plan.changed[name]
+        if old.exit_line is not None or new.exit_line is not None or _frame(old) != _frame(new):
+            return None
+        removed, added = _decl_changes(old, new)
+        if any(d.implicit or d.name.startswith("<") for d in [*removed, *added]):
+            return None
+        changes[name] = (removed, added)
+    words = {
+        word
+        for removed, added in changes.values()
+        for decl in [*removed, *added]
+        for word in (decl.name.rsplit(".", 1)[-1], *decl.generated)
+    }
+    texts = _Texts(paths, words)
+    for name, (_, added) in changes.items():
+        if not texts.blank(name, added):
+            return None
+    pinned = [i for i, m in enumerate(missions) if touched & set(m["statement_closure"])]
+    if state.get("lint") is not None and not _lint_unchanged(
+        root, paths, plan, state, changes, texts, [missions[i] for i in pinned]
+    ):
+        return None
+    digests: dict[str, str] = state["digests"]
+    for name in touched:
+        digests[name] = plan.changed[name].digest
+    for index in pinned:
+        if not _repin(missions[index], digests):
+            return None
+    affected: set[int] = set()
+    for index, mission in enumerate(missions):
+        lasts = {
+            name.rsplit(".", 1)[-1]
+            for _, _, statement, proof, *_ in mission["targets"]
+            for name in (statement, proof)
+            if name
+        }
+        holds = touched & set(mission["modules"])
+        if (
+            lasts & words
+            or (holds and mission["unbounded"])
+            or (holds and any(texts.mention(m) for m in mission["modules"]))
+        ):
+            affected.add(index)
+        for name in holds:  # the answer now stands for the module as it is
+            mission["shas"][name] = shas[name]
+    return affected
+
+
+def _lint_unchanged(
+    root: str,
+    paths: dict[str, str],
+    plan: _Plan,
+    state: dict[str, Any],
+    changes: dict[str, tuple[list[Decl], list[Decl]]],
+    texts: _Texts,
+    pinned: list[dict[str, Any]],
+) -> bool:
+    """Whether the lint findings stay as they were (see the module docstring)."""
+    from missions.lint import lint_inert  # the rules: only needed for this kind of edit
+
+    lines: dict[str, list[int]] | None = state.get("lint_lines")
+    if lines is None:
+        return False
+    linted = {name for mission in pinned for name in mission["statement_closure"]}
+    for name, (removed, added) in changes.items():
+        if name not in linted:
+            continue
+        rel = os.path.relpath(paths[name], root).replace(os.sep, "/")
+        if rel in state.get("allow_files", []):
+            return False
+        here = lines.get(rel, [])
+        if any(d.line <= line <= d.end_line for d in removed for line in here):
+            return False
+        module = Module(name=name, path=Path(paths[name]), scan=plan.changed[name], sha="")
+        if not lint_inert(Path(root), module, added):
+            return False
+    return not any(texts.mention(name) for name in sorted(linted))
+
+
+def _repin(mission: dict[str, Any], digests: dict[str, str]) -> bool:
+    """Give a mission its new pin digest and patch its targets' pin reasons."""
+    entry = json.loads(mission["text"])
+    pin = entry["pin"]
+    if pin["current"] is None:  # unresolved imports: the pin has no digest either way
+        return True
+    closure = mission["statement_closure"]
+    if any(name not in digests for name in closure):
+        return False
+    current = digest_of({name: digests[name] for name in closure})
+    if current == pin["current"]:
+        return True
+    pin["current"], pin["matches"] = current, current == pin["recorded"]
+    reason = pin_reason(PinState(modules=closure, digest=current, recorded=pin["recorded"]))
+    for target, at in zip(entry["targets"], mission["pin_at"], strict=True):
+        if at is None:
+            continue
+        reasons: list[str] = target["reasons"]
+        if at < len(reasons) and reasons[at] in PIN_REASONS:
+            del reasons[at]
+        if reason is not None:
+            reasons.insert(at, reason)
+        target["status"] = "stated" if reasons else "proved"
+    if entry["status"] != "draft":
+        entry["status"] = mission_state([t["status"] for t in entry["targets"]])
+    _answer(mission, entry)
+    return True
 
 
 def _recompute(

@@ -103,15 +103,17 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from missions.cache import default_cache_dir, read_store, write_store
-from missions.catalog import Mission
-from missions.lean.lexer import DOC, IDENT, MODDOC, NUMBER, STRING, SYMBOL, Token, lex
+from missions.lean.lexer import DOC, IDENT, MODDOC, NUMBER, STRING, SYMBOL, LexError, Token, lex
 from missions.lean.scan import Decl
 from missions.lean.workspace import Module, Workspace
 from missions.pins import statement_closure
 from missions.roots import read_lean_text
+
+if TYPE_CHECKING:  # the pydantic models: the incremental status imports this module
+    from missions.catalog import Mission
 
 #: Bump whenever findings change for the same sources; it keys the result cache.
 LINT_VERSION = "1"
@@ -335,6 +337,8 @@ class Finding:
 @dataclass
 class LintResult:
     findings: list[Finding] = field(default_factory=list)
+    #: files with an allow comment (well-formed or not): editing one may change any finding
+    allow_files: tuple[str, ...] = ()
 
     @property
     def failing(self) -> list[Finding]:
@@ -895,18 +899,18 @@ class _Env:
         """Every other rule, on the given declarations."""
         for decl in decls:
             texts = {t[1] for t in decl.tokens}
-            if "∃" in texts or "Exists" in texts:
+            if _EXISTS_TRIGGERS & texts:
                 self._exists_implies(decl)
             if texts & _ARITH_TRIGGERS:
                 _Arith(self, decl).run()
             if "Type" in texts:
                 self._type_universe(decl)
-            if decl.kind in ("def", "abbrev") and decl.is_prop:
+            if _unused_applies(decl):
                 _Unused(self, decl).run()
         return self.raw
 
     def _guarded(self, decl: _Decl, users: list[_Decl], is_root: bool, texts: set[str]) -> None:
-        if not (texts & _RISKY_SYMBOLS or {_last(t) for t in texts} & _RISKY_NAMES):
+        if not _guard_triggered(texts):
             return
         sites = _risky_sites(decl, self.by_last)
         if not sites:
@@ -984,6 +988,45 @@ class _Env:
                 i = end
             else:
                 i += 1
+
+
+_EXISTS_TRIGGERS = frozenset({"∃", "Exists"})
+
+
+def _guard_triggered(texts: set[str]) -> bool:
+    return bool(texts & _RISKY_SYMBOLS or {_last(t) for t in texts} & _RISKY_NAMES)
+
+
+def _unused_applies(decl: _Decl) -> bool:
+    return decl.kind in ("def", "abbrev") and decl.is_prop
+
+
+def _quiet(decl: _Decl) -> bool:
+    """No rule can report anything *in* ``decl``, whatever the environment: every rule
+    starts from one of these triggers in the declaration's own linted tokens."""
+    texts = {t[1] for t in decl.tokens}
+    return not (
+        _guard_triggered(texts)
+        or texts & (_EXISTS_TRIGGERS | _ARITH_TRIGGERS)
+        or "Type" in texts
+        or _unused_applies(decl)
+    )
+
+
+def lint_inert(root: Path, module: Module, decls: Sequence[Decl]) -> bool:
+    """Whether no lint finding can stand in ``decls`` of ``module`` (read as it is now).
+
+    The incremental ``status`` uses this for declarations an edit added or changed: when no
+    other declaration can mention them (see :mod:`missions.incremental`), nothing else's
+    findings change either."""
+    try:
+        file = _read_file(root, module)
+    except (OSError, ValueError, LexError, RecursionError):
+        return False
+    if file.allows or file.malformed:
+        return False
+    parsed = [_parse_decl(file, decl) for decl in decls]
+    return all(d is None or _quiet(d) for d in parsed)
 
 
 def _codomain(type_: Sequence[Token]) -> Sequence[Token]:
@@ -1803,7 +1846,10 @@ def _finish(
                     )
                 )
     findings.sort(key=lambda f: (f.path, f.line, f.rule, f.message))
-    return LintResult(findings)
+    with_allows = {rel for rel, found in allows.items() if found} | {
+        rel for rel, bad in malformed.items() if bad
+    }
+    return LintResult(findings, tuple(sorted(with_allows)))
 
 
 def _allow_for(allows: list[_Allow], line: int, rule: str) -> _Allow | None:

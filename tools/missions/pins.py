@@ -46,11 +46,16 @@ def statement_closure(workspace: Workspace, mission: Mission) -> list[str]:
 
 
 def closure_digest(workspace: Workspace, modules: list[str]) -> str:
+    return digest_of({name: workspace.modules[name].scan.digest for name in modules})
+
+
+def digest_of(digests: dict[str, str]) -> str:
+    """The pin of a closure, from each module's token digest (by module name)."""
     h = hashlib.sha256()
-    for name in sorted(modules):
+    for name in sorted(digests):
         h.update(name.encode())
         h.update(b"\x00")
-        h.update(workspace.modules[name].scan.digest.encode())
+        h.update(digests[name].encode())
         h.update(b"\n")
     return f"sha256:{h.hexdigest()}"
 

@@ -59,6 +59,11 @@ class TargetStatus:
     proof_decl: tuple[Module, Decl] | None = None
     #: workspace declarations the proof may reach (the over-approximation), by name
     reached: list[str] = field(default_factory=list)
+    #: the reach could not be bounded: everything in the proof's import closure is reached
+    unbounded: bool = False
+    #: where among ``reasons`` the pin's reason stands, or would stand if the pin changed
+    #: (None when the pin does not decide the status): the incremental ``status`` patches it
+    pin_at: int | None = None
 
 
 @dataclass
@@ -235,9 +240,9 @@ class _Reach:
             self._implicit = (seen, reasons, searches)
         return self._implicit
 
-    def problems(self, start: tuple[Module, Decl]) -> tuple[list[str], list[str]]:
-        """Reasons why something reachable from ``start`` is not certainly proved, and the
-        names of every declaration reachable from it."""
+    def problems(self, start: tuple[Module, Decl]) -> tuple[list[str], list[str], bool]:
+        """Reasons why something reachable from ``start`` is not certainly proved, the
+        names of every declaration reachable from it, and whether that reach is unbounded."""
         implicit_seen, implicit_reasons, implicit_searches = self._implicit_closure()
         seen = set(implicit_seen)
         module, decl = start
@@ -262,7 +267,7 @@ class _Reach:
             for m, d in self.everything()
             if (m.name, d.start) in seen and not d.name.startswith("<")
         }
-        return reasons, sorted(names)
+        return reasons, sorted(names), bool(unbounded)
 
     def targets_used(
         self, start: tuple[Module, Decl], stops: dict[tuple[str, int], str]
@@ -383,6 +388,19 @@ class AnalysisMemo:
         if module.name not in self._risks:
             self._risks[module.name] = self.build_risks + _closure_risks(self.workspace, module)
         return self._risks[module.name]
+
+
+PIN_REASONS = (
+    "statements are not pinned (run `missions pin`)",
+    "statement closure changed since it was pinned",
+)
+
+
+def pin_reason(pin: PinState) -> str | None:
+    """Why the pin keeps a proof from counting, if it does."""
+    if not pin.pinned:
+        return PIN_REASONS[0]
+    return None if pin.matches else PIN_REASONS[1]
 
 
 def target_status(
@@ -507,12 +525,12 @@ def target_status(
                     )
     if pdecl.variables:
         reasons.append(f"a `variable` is in scope of {pdecl.name} and may change its type")
-    if not pin.pinned:
-        reasons.append("statements are not pinned (run `missions pin`)")
-    elif not pin.matches:
-        reasons.append("statement closure changed since it was pinned")
+    result.pin_at = len(dict.fromkeys(reasons))
+    reason = pin_reason(pin)
+    if reason is not None:
+        reasons.append(reason)
     reasons.extend(context.risks(pmodule))
-    problems, result.reached = reach.problems(proof)
+    problems, result.reached, result.unbounded = reach.problems(proof)
     reasons.extend(problems)
     result.reasons = list(dict.fromkeys(reasons))
     if not result.reasons:
