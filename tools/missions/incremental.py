@@ -35,7 +35,8 @@ reach. Then:
   it (``TargetStatus.pin_at``);
 * a mission is analysed again when one of its modules' texts names a changed declaration,
   when one of its targets reaches everything (an unbounded reach sees every declaration),
-  or when a changed declaration has the last name component of one of its targets;
+  or when a changed declaration has the name of one of its statements or proofs (looked up
+  by full name);
 * lint counts stay as they were only when no text of the statement closures holding the
   file names a changed declaration, no finding stood in a removed one, the added ones hold
   nothing any rule starts from (:func:`missions.lint.lint_inert`) and the file has no allow
@@ -48,6 +49,7 @@ command prints.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from collections.abc import Callable, Sequence
@@ -302,7 +304,7 @@ def status_text(root: str, libraries: list[SourceRoot], stats: list[tuple[str, A
     store = ScanStore.open(Path(cache))
     if not store.index:
         return None
-    name_of = module_namer(root, libraries)
+    name_of = functools.cache(module_namer(root, libraries))  # each path is named 3-4 times
     plan = _changes(name_of, store, stats)
     if plan is None:
         return None
@@ -481,11 +483,12 @@ def _frame(scan: FileScan) -> dict[str, Any]:
 
 
 def _decl_changes(old: FileScan, new: FileScan) -> tuple[list[Decl], list[Decl]]:
-    """Declarations only the old scan has, and only the new one has (a moved declaration is
-    in both lists: reasons and findings name its lines)."""
+    """Declarations only the old scan has, and only the new one has (one moved to another
+    line is in both lists: reasons and findings name its lines; character offsets are
+    compared through the lines and the content, since no answer prints them)."""
 
     def row(decl: Decl) -> str:
-        return json.dumps(list(vars(decl).values()))
+        return json.dumps([v for k, v in vars(decl).items() if k not in ("start", "end")])
 
     remaining: dict[str, int] = {}
     for decl in old.decls:
@@ -588,17 +591,13 @@ def _statement_edit(
     for index in pinned:
         if not _repin(missions[index], digests):
             return None
+    declared = {decl.name for removed, added in changes.values() for decl in [*removed, *added]}
     affected: set[int] = set()
     for index, mission in enumerate(missions):
-        lasts = {
-            name.rsplit(".", 1)[-1]
-            for _, _, statement, proof, *_ in mission["targets"]
-            for name in (statement, proof)
-            if name
-        }
+        names = {n for _, _, statement, proof, *_ in mission["targets"] for n in (statement, proof)}
         holds = touched & set(mission["modules"])
         if (
-            lasts & words
+            names & declared
             or (holds and mission["unbounded"])
             or (holds and any(texts.mention(m) for m in mission["modules"]))
         ):
