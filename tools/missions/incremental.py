@@ -81,7 +81,7 @@ if TYPE_CHECKING:
 
 STATE_FILE = "status-state.json"
 #: What the state holds changes with this: a state of another format is never read.
-STATE_FORMAT = 2
+STATE_FORMAT = 3
 #: Files outside the Lean sources that a status answer depends on.
 GLOBAL_FILES = ("lakefile.lean", "lakefile.toml", "lean-toolchain", "lake-manifest.json")
 
@@ -149,6 +149,8 @@ def remember(
         "missions": missions,
         # what a statement-closure edit is answered from (see the module docstring)
         "digests": digests,
+        # every `#exit` (an edit that adds or removes one is never answered here)
+        "exits": sorted(n for n, m in workspace.modules.items() if m.scan.exit_line is not None),
         "lint_lines": lines if lint is not None else None,
         "allow_files": list(lint.allow_files) if lint is not None else [],
     }
@@ -326,7 +328,7 @@ def status_text(root: str, libraries: list[SourceRoot], stats: list[tuple[str, A
     if affected is None:
         return None
     if affected:
-        recomputed = _recompute(root, libraries, name_of, store, plan, graph, missions, affected)
+        recomputed = _recompute(root, libraries, name_of, store, plan, graph, state, affected)
         if recomputed is None:
             return None
         for index, entry in recomputed.items():
@@ -674,12 +676,14 @@ def _recompute(
     store: ScanStore,
     plan: _Plan,
     graph: dict[str, list[str]],
-    missions: list[dict[str, Any]],
+    state: dict[str, Any],
     affected: set[int],
 ) -> dict[int, dict[str, Any]] | None:
-    """The affected missions' entries, analysed over the modules they can reach."""
+    """The affected missions' entries, analysed over the modules they can reach (and the
+    modules with ``#exit``, which a missing proof's reason names wherever they are)."""
+    missions: list[dict[str, Any]] = state["missions"]
     memo: dict[str, set[str]] = {}
-    needed: set[str] = set()
+    needed: set[str] = set(state["exits"])
     for index in affected:
         mission = missions[index]
         needed |= set(mission["modules"]) | _closure(graph, mission["module"], memo)
