@@ -266,3 +266,32 @@ def test_random_edit_sequences_agree_with_the_full_command(root: Path, seed: int
             answered += 1
             assert text == full, path.read_text(encoding="utf-8")
     assert answered, "no edit of the sequence was answered incrementally"
+
+
+def test_texts_count_only_the_contents_that_were_scanned(tmp_path: Path) -> None:
+    """A module is searched as it was scanned: changed since, unreadable, a FIFO or unknown,
+    it may name anything."""
+    import hashlib
+    import os
+
+    def sha(data: bytes) -> str:
+        return hashlib.sha256(data).hexdigest()
+
+    plain = tmp_path / "Plain.lean"
+    plain.write_bytes(b"theorem other : True := trivial\n")
+    named = tmp_path / "Named.lean"
+    named.write_bytes(b"theorem user : True := fresh_fact\n")
+    fifo = tmp_path / "Fifo.lean"
+    os.mkfifo(fifo)
+    paths = {"Plain": str(plain), "Named": str(named), "Fifo": str(fifo), "Gone": "/nonexistent"}
+    shas = {"Plain": sha(plain.read_bytes()), "Named": sha(named.read_bytes()), "Fifo": "x"}
+    texts = incremental._Texts(paths, shas, {"fresh_fact"})
+    assert [texts.mention(m) for m in ("Plain", "Named", "Fifo", "Gone", "Unknown")] == [
+        False,
+        True,
+        True,
+        True,
+        True,
+    ]
+    stale = incremental._Texts(paths, {**shas, "Plain": sha(b"older contents")}, {"fresh_fact"})
+    assert stale.mention("Plain")

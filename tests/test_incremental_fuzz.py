@@ -168,12 +168,13 @@ def _fuzz(root: Path, rng: random.Random, steps: int) -> int:
     _status(root)  # the state the first edit starts from
     answered = 0
     for step in range(steps):
-        path = rng.choice(files)
-        if rng.random() < 0.1:
-            edited = originals[path]
-        else:
-            edited = rng.choice(MUTATIONS)(rng, path.read_text(encoding="utf-8"), names)
-        _write(path, edited)
+        # mostly one file between two runs, sometimes several (a refactoring, a checkout)
+        for path in rng.sample(files, 1 if rng.random() < 0.8 else 3):
+            if rng.random() < 0.1:
+                edited = originals[path]
+            else:
+                edited = rng.choice(MUTATIONS)(rng, path.read_text(encoding="utf-8"), names)
+            _write(path, edited)
         text = _incremental(root)
         full = _status(root, "--no-cache")
         if text is None:

@@ -50,6 +50,7 @@ command prints.
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import os
 from collections.abc import Callable, Sequence
@@ -63,7 +64,13 @@ from missions.lean.scan import Decl, FileScan
 from missions.lean.store import ScanStore
 from missions.lean.workspace import Module, Workspace, scan_file
 from missions.pins import PinState, digest_of
-from missions.roots import SourceRoot, library_names, module_namer, read_lean_text
+from missions.roots import (
+    MAX_LEAN_BYTES,
+    SourceRoot,
+    library_names,
+    module_namer,
+    read_regular,
+)
 from missions.status import (
     PIN_REASONS,
     AnalysisMemo,
@@ -513,19 +520,37 @@ def _decl_changes(old: FileScan, new: FileScan) -> tuple[list[Decl], list[Decl]]
 
 class _Texts:
     """Whether a module's text holds any of a set of words; an edited module is read with its
-    changed declarations blanked out (they do not mention themselves for anyone else)."""
+    changed declarations blanked out (they do not mention themselves for anyone else).
 
-    def __init__(self, paths: dict[str, str], words: set[str]) -> None:
+    Only the contents the answers were computed from count: a file whose bytes no longer
+    hash to the index's ``shas`` (it changed during this run) may name anything.
+    """
+
+    def __init__(self, paths: dict[str, str], shas: dict[str, str], words: set[str]) -> None:
         self.paths = paths
+        self.shas = shas
         self.words = sorted(words)
         self.encoded = [w.encode("utf-8") for w in self.words]
         self._found: dict[str, bool] = {}
 
-    def blank(self, name: str, decls: list[Decl]) -> bool:
-        """Read the edited module ``name`` (False when it cannot be read)."""
+    def _read(self, name: str) -> bytes | None:
+        path = self.paths.get(name)
+        if path is None:
+            return None
         try:
-            text = read_lean_text(self.paths[name])
-        except (OSError, ValueError):
+            data, _ = read_regular(path, MAX_LEAN_BYTES)
+        except OSError:
+            return None
+        return data if hashlib.sha256(data).hexdigest() == self.shas.get(name) else None
+
+    def blank(self, name: str, decls: list[Decl]) -> bool:
+        """Read the edited module ``name`` (False when it cannot be read as it was scanned)."""
+        data = self._read(name)
+        if data is None:
+            return False
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
             return False
         for decl in decls:
             text = text[: decl.start] + " " * (decl.end - decl.start) + text[decl.end :]
@@ -537,15 +562,8 @@ class _Texts:
         unknown module may)."""
         found = self._found.get(name)
         if found is None:
-            found = True
-            path = self.paths.get(name)
-            if path is not None:
-                try:
-                    with open(path, "rb") as handle:
-                        data = handle.read()
-                    found = any(word in data for word in self.encoded)
-                except OSError:
-                    pass
+            data = self._read(name)
+            found = data is None or any(word in data for word in self.encoded)
             self._found[name] = found
         return found
 
@@ -578,7 +596,7 @@ def _statement_edit(
         for decl in [*removed, *added]
         for word in (decl.name.rsplit(".", 1)[-1], *decl.generated)
     }
-    texts = _Texts(paths, words)
+    texts = _Texts(paths, shas, words)
     for name, (_, added) in changes.items():
         if not texts.blank(name, added):
             return None
