@@ -279,6 +279,7 @@ class _FileScanner:
         self.ident_at: list[int] = []
         self.open_at: list[int] = []
         self._leads: dict[int, bool] = {}
+        self._texts: list[str] | None = None
 
     # ----------------------------------------------------------------- helpers
     def line(self, index: int) -> int:
@@ -852,8 +853,12 @@ class _FileScanner:
         self.result.decls.append(decl)
 
     def _content(self, begin: int, end: int) -> str:
-        texts = [text for kind, text, _ in self.tokens[begin:end] if kind != DOC and kind != MODDOC]
-        return hashlib.blake2b("\x1f".join(texts).encode(), digest_size=8).hexdigest()
+        texts = self._texts
+        if texts is None:  # once per file; a doc comment counts as an empty token
+            texts = self._texts = [
+                "" if kind in (DOC, MODDOC) else text for kind, text, _ in self.tokens
+            ]
+        return hashlib.blake2b("\x1f".join(texts[begin:end]).encode(), digest_size=8).hexdigest()
 
     def _namespace_prefixes(self) -> list[str]:
         parts = self.namespace().split(".") if self.namespace() else []
