@@ -522,3 +522,27 @@ def test_markdown_report_and_dashboard_show_findings_and_reasons(
     )
     assert 'id="lint"' in page and "floor intended" in page
     assert "lint: 1 unaccepted, 1 accepted" in page
+
+
+@pytest.mark.parametrize(
+    ("lean", "inert"),
+    [
+        ("theorem t : True := trivial", True),
+        ("theorem t : True := by exact (fun x : ℝ => x / 2) 1 |> fun _ => trivial", True),
+        ("theorem t (n : ℕ) : n - 1 ≤ n := sorry", False),
+        ("def D : Prop := True", False),
+        ("def f (x : ℝ) : ℝ := ∫ t in (0 : ℝ)..x, t", False),
+        ("def g (X : Type) : X → X := id", False),
+        ("def h : ℕ := 2", True),
+        ("theorem e : ∃ n : ℕ, n = n := ⟨0, rfl⟩", False),
+        ("theorem t : True := trivial -- lint: allow junk-div because positive", False),
+    ],
+)
+def test_inert_declarations(lean: str, inert: bool) -> None:
+    """What the incremental status may skip: a declaration no rule can start in (proof
+    bodies are never linted), in a file with no allow comment."""
+    from missions.lean.scan import scan_source
+    from missions.lint import lint_inert
+
+    text = f"import Mathlib\n\n{lean}\n"
+    assert lint_inert("F.lean", text, scan_source(text).decls) is inert

@@ -532,6 +532,8 @@ class _Texts:
         self.words = sorted(words)
         self.encoded = [w.encode("utf-8") for w in self.words]
         self._found: dict[str, bool] = {}
+        #: the edited modules' texts, as scanned (before blanking)
+        self.edited: dict[str, str] = {}
 
     def _read(self, name: str) -> bytes | None:
         path = self.paths.get(name)
@@ -549,7 +551,7 @@ class _Texts:
         if data is None:
             return False
         try:
-            text = data.decode("utf-8")
+            text = self.edited[name] = data.decode("utf-8")
         except UnicodeDecodeError:
             return False
         for decl in decls:
@@ -602,7 +604,7 @@ def _statement_edit(
             return None
     pinned = [i for i, m in enumerate(missions) if touched & set(m["statement_closure"])]
     if state.get("lint") is not None and not _lint_unchanged(
-        root, paths, plan, state, changes, texts, [missions[i] for i in pinned]
+        root, paths, state, changes, texts, [missions[i] for i in pinned]
     ):
         return None
     digests: dict[str, str] = state["digests"]
@@ -630,7 +632,6 @@ def _statement_edit(
 def _lint_unchanged(
     root: str,
     paths: dict[str, str],
-    plan: _Plan,
     state: dict[str, Any],
     changes: dict[str, tuple[list[Decl], list[Decl]]],
     texts: _Texts,
@@ -652,8 +653,7 @@ def _lint_unchanged(
         here = lines.get(rel, [])
         if any(d.line <= line <= d.end_line for d in removed for line in here):
             return False
-        module = Module(name=name, path=Path(paths[name]), scan=plan.changed[name], sha="")
-        if not lint_inert(Path(root), module, added):
+        if not lint_inert(rel, texts.edited[name], added):
             return False
     return not any(texts.mention(name) for name in sorted(linted))
 

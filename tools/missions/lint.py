@@ -591,12 +591,15 @@ class _File:
 
 
 def _read_file(root: Path, module: Module) -> _File:
-    text = read_lean_text(str(module.path))
+    return _file_of(module.rel(root), read_lean_text(str(module.path)))
+
+
+def _file_of(rel: str, text: str) -> _File:
     source = lex(text)
     tokens = source.tokens
     starts = [0] + [m.end() for m in re.finditer("\n", text)]
     file = _File(
-        rel=module.rel(root),
+        rel=rel,
         text=text,
         tokens=tokens,
         offsets=[t[2] for t in tokens],
@@ -1013,15 +1016,16 @@ def _quiet(decl: _Decl) -> bool:
     )
 
 
-def lint_inert(root: Path, module: Module, decls: Sequence[Decl]) -> bool:
-    """Whether no lint finding can stand in ``decls`` of ``module`` (read as it is now).
+def lint_inert(rel: str, text: str, decls: Sequence[Decl]) -> bool:
+    """Whether no lint finding can stand in ``decls`` of the file ``rel`` holding ``text``
+    (the text they were scanned from), and the file has no allow comment.
 
     The incremental ``status`` uses this for declarations an edit added or changed: when no
     other declaration can mention them (see :mod:`missions.incremental`), nothing else's
     findings change either."""
     try:
-        file = _read_file(root, module)
-    except (OSError, ValueError, LexError, RecursionError):
+        file = _file_of(rel, text)
+    except (LexError, RecursionError):
         return False
     if file.allows or file.malformed:
         return False
