@@ -562,6 +562,8 @@ class _Texts:
     def mention(self, name: str) -> bool:
         """Whether the module's text may name a changed declaration (an unreadable or
         unknown module may)."""
+        if not self.words:  # no declaration changed (a comment or layout edit)
+            return False
         found = self._found.get(name)
         if found is None:
             data = self._read(name)
