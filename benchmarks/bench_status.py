@@ -11,7 +11,8 @@ One run of this script:
 4. times the same command warm: the cache the cold run left behind (best of 3);
 5. times it after editing one file, as a person at work does (best of 3, each run a new
    edit): a mission's proof file (a ``sorry`` filled in), then a shared definitions file
-   that is in the statement closure of many missions; each edited file is restored after;
+   that is in the statement closure of many missions (a lemma added, a different one each
+   run, so that every run changes declarations); each edited file is restored after;
 6. records the peak RSS of every missions run.
 
 The missions runs keep Python's bytecode cache (``PYTHONDONTWRITEBYTECODE`` is removed from
@@ -44,6 +45,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -188,34 +190,36 @@ def check(run: dict[str, Any], what: str, ok_codes: tuple[int, ...] = (0,)) -> N
         sys.exit(f"bench_status: {what} exited {run['rc']}:\n{run['stderr']}")
 
 
-def proof_file_to_edit(root: Path) -> tuple[Path, str]:
-    """The first mission proof file holding a ``sorry``, and the text with it filled in."""
+def proof_file_to_edit(root: Path) -> tuple[Path, Callable[[int], str]]:
+    """The first mission proof file holding a ``sorry``, and its text for edit ``k``: the
+    ``sorry`` filled in, and a numbered comment so that every edit changes the file."""
     for path in sorted((root / "Formal").glob("*/Proofs.lean")):
         text = path.read_text(encoding="utf-8")
         if "sorry" in text:
-            return path, text.replace("sorry", "trivial", 1)
+            filled = text.replace("sorry", "trivial", 1)
+            return path, lambda k, filled=filled: filled + f"\n-- benchmark edit {k}\n"
     sys.exit(f"bench_status: no Proofs.lean under {root / 'Formal'} holds a sorry to fill in")
 
 
-def shared_file_to_edit(root: Path) -> tuple[Path, str]:
-    """The first shared definitions file, with a lemma added (a statement-closure edit)."""
+def shared_file_to_edit(root: Path) -> tuple[Path, Callable[[int], str]]:
+    """The first shared definitions file, and its text for edit ``k``: a lemma of its own
+    added (a statement-closure edit that changes declarations every time, not a comment)."""
     shared = sorted((root / "Formal" / "Common").glob("*.lean"))
     if not shared:
         sys.exit(f"bench_status: no shared files under {root / 'Formal' / 'Common'}")
     text = shared[0].read_text(encoding="utf-8")
-    return shared[0], text + "\ntheorem benchmarkAdded : True := trivial\n"
+    return shared[0], lambda k: text + f"\ntheorem benchmarkAdded{k} : True := trivial\n"
 
 
 def timed_edits(
     path: Path,
-    edited: str,
+    edit: Callable[[int], str],
     runs: int,
     status_run: Any,
     full_run: Any,
 ) -> list[dict[str, Any]]:
     """Time ``status`` after ``runs`` distinct edits of ``path``; the file is restored after.
 
-    Each run's text differs from the last (a numbered comment), so every run sees a change.
     The last run's output must equal a full scan's (``--no-cache``) of the same text.
     """
     original = path.read_bytes()
@@ -223,7 +227,7 @@ def timed_edits(
     try:
         data: dict[str, Any] = {}
         for k in range(runs):
-            path.write_text(edited + f"\n-- benchmark edit {k}\n", encoding="utf-8")
+            path.write_text(edit(k), encoding="utf-8")
             run, data = status_run(f"status after editing {path.name}")
             results.append(run)
         _, full = full_run()
@@ -299,13 +303,13 @@ def bench(root: Path, args: argparse.Namespace, work: Path) -> dict[str, Any]:
 
     # (d) after editing one file, on the warm cache
     edits: dict[str, dict[str, Any]] = {}
-    for key, (path, edited) in (
+    for key, (path, edit) in (
         ("edit_proof", proof_file_to_edit(root)),
         ("edit_shared", shared_file_to_edit(root)),
     ):
         runs = timed_edits(
             path,
-            edited,
+            edit,
             args.edit_runs,
             lambda what: status_run(cache, what),
             lambda: status_run(work / "unused-cache", "status --no-cache", "--no-cache"),

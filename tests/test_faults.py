@@ -282,3 +282,24 @@ def test_a_lakefile_too_large_to_read_proves_nothing(two_missions: Path) -> None
     check = CliRunner().invoke(app, ["check", "--json", "--root", str(two_missions)])
     messages = [v["message"] for v in json.loads(check.stdout)["violations"]]
     assert any(m.startswith("cannot be read (larger than") for m in messages), messages
+
+
+def test_read_regular_reads_whole_files_up_to_the_limit(tmp_path: Path) -> None:
+    """Exactly the file's bytes, however they compare with one read; past the limit, or not a
+    regular file, an OSError that says why."""
+    import errno
+
+    from missions.roots import read_regular
+
+    empty, exact, over = tmp_path / "empty", tmp_path / "exact", tmp_path / "over"
+    empty.write_bytes(b"")
+    exact.write_bytes(b"x" * 100)
+    over.write_bytes(b"x" * 101)
+    assert read_regular(str(empty), 100)[0] == b""
+    data, info = read_regular(str(exact), 100)
+    assert data == b"x" * 100 and info.st_size == 100
+    with pytest.raises(OSError) as too_big:
+        read_regular(str(over), 100)
+    assert too_big.value.errno == errno.EFBIG and "larger than 100 bytes" in str(too_big.value)
+    with pytest.raises(IsADirectoryError):
+        read_regular(str(tmp_path), 100)

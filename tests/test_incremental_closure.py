@@ -269,13 +269,10 @@ def test_random_edit_sequences_agree_with_the_full_command(root: Path, seed: int
 
 
 def test_texts_count_only_the_contents_that_were_scanned(tmp_path: Path) -> None:
-    """A module is searched as it was scanned: changed since, unreadable, a FIFO or unknown,
-    it may name anything."""
-    import hashlib
+    """A module is searched as it was scanned: changed since (another size or time than the
+    index holds), unreadable, a FIFO or unknown, it may name anything."""
     import os
-
-    def sha(data: bytes) -> str:
-        return hashlib.sha256(data).hexdigest()
+    from types import SimpleNamespace
 
     plain = tmp_path / "Plain.lean"
     plain.write_bytes(b"theorem other : True := trivial\n")
@@ -284,8 +281,14 @@ def test_texts_count_only_the_contents_that_were_scanned(tmp_path: Path) -> None
     fifo = tmp_path / "Fifo.lean"
     os.mkfifo(fifo)
     paths = {"Plain": str(plain), "Named": str(named), "Fifo": str(fifo), "Gone": "/nonexistent"}
-    shas = {"Plain": sha(plain.read_bytes()), "Named": sha(named.read_bytes()), "Fifo": "x"}
-    texts = incremental._Texts(paths, shas, {"fresh_fact"})
+
+    def row(path: Path) -> list:
+        info = path.stat()
+        return [info.st_size, info.st_mtime_ns]
+
+    index = {str(p): row(p) for p in (plain, named)}
+    store = SimpleNamespace(index=index)
+    texts = incremental._Texts(store, paths, {"fresh_fact"})  # type: ignore[arg-type]
     assert [texts.mention(m) for m in ("Plain", "Named", "Fifo", "Gone", "Unknown")] == [
         False,
         True,
@@ -293,5 +296,7 @@ def test_texts_count_only_the_contents_that_were_scanned(tmp_path: Path) -> None
         True,
         True,
     ]
-    stale = incremental._Texts(paths, {**shas, "Plain": sha(b"older contents")}, {"fresh_fact"})
+    index[str(plain)] = [row(plain)[0], row(plain)[1] - 1]  # scanned at another time
+    stale = incremental._Texts(store, paths, {"fresh_fact"})  # type: ignore[arg-type]
     assert stale.mention("Plain")
+    assert not incremental._Texts(store, paths, set()).mention("Plain")  # nothing to look for

@@ -50,7 +50,6 @@ command prints.
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 import os
 from collections.abc import Callable, Sequence
@@ -327,7 +326,7 @@ def status_text(root: str, libraries: list[SourceRoot], stats: list[tuple[str, A
     patched = _in_statement_closures(missions, graph, touched, memo)
     if patched:
         paths = {name_of(p): p for p in store.index}
-        affected = _statement_edit(root, paths, plan, state, touched, shas)
+        affected = _statement_edit(root, store, paths, plan, state, touched, shas)
     else:
         affected = _affected(missions, plan, graph, touched)
     if affected is not None:
@@ -522,13 +521,14 @@ class _Texts:
     """Whether a module's text holds any of a set of words; an edited module is read with its
     changed declarations blanked out (they do not mention themselves for anyone else).
 
-    Only the contents the answers were computed from count: a file whose bytes no longer
-    hash to the index's ``shas`` (it changed during this run) may name anything.
+    Only the contents the answers were computed from count: a file read with another size or
+    modification time than the index holds for it (it changed during this run) may name
+    anything.
     """
 
-    def __init__(self, paths: dict[str, str], shas: dict[str, str], words: set[str]) -> None:
+    def __init__(self, store: ScanStore, paths: dict[str, str], words: set[str]) -> None:
+        self.store = store
         self.paths = paths
-        self.shas = shas
         self.words = sorted(words)
         self.encoded = [w.encode("utf-8") for w in self.words]
         self._found: dict[str, bool] = {}
@@ -540,10 +540,12 @@ class _Texts:
         if path is None:
             return None
         try:
-            data, _ = read_regular(path, MAX_LEAN_BYTES)
+            data, info = read_regular(path, MAX_LEAN_BYTES)
         except OSError:
             return None
-        return data if hashlib.sha256(data).hexdigest() == self.shas.get(name) else None
+        row = self.store.index.get(path)
+        scanned = row is not None and row[0] == info.st_size and row[1] == info.st_mtime_ns
+        return data if scanned else None
 
     def blank(self, name: str, decls: list[Decl]) -> bool:
         """Read the edited module ``name`` (False when it cannot be read as it was scanned)."""
@@ -574,6 +576,7 @@ class _Texts:
 
 def _statement_edit(
     root: str,
+    store: ScanStore,
     paths: dict[str, str],
     plan: _Plan,
     state: dict[str, Any],
@@ -600,7 +603,7 @@ def _statement_edit(
         for decl in [*removed, *added]
         for word in (decl.name.rsplit(".", 1)[-1], *decl.generated)
     }
-    texts = _Texts(paths, shas, words)
+    texts = _Texts(store, paths, words)
     for name, (_, added) in changes.items():
         if not texts.blank(name, added):
             return None

@@ -34,16 +34,26 @@ def read_regular(path: str, limit: int) -> tuple[bytes, os.stat_result]:
     file. The open never blocks: it is non-blocking until the type is known.
     """
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    with open(fd, "rb") as handle:
+    try:
         info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), path)
         if not stat.S_ISREG(info.st_mode):
             raise OSError(errno.EINVAL, "not a regular file", path)
         if info.st_size > limit:
             raise OSError(errno.EFBIG, f"larger than {limit} bytes", path)
-        data = handle.read(limit + 1)
-    if len(data) > limit:  # it grew while we read it
+        # sized by the file, not by the limit: a buffer of `limit` bytes per read would cost
+        # more than reading a small source
+        chunks = [os.read(fd, info.st_size + 1)]
+        size = len(chunks[0])
+        while chunks[-1] and size <= limit:  # to the end, however the file grew meanwhile
+            chunks.append(os.read(fd, limit + 1 - size))
+            size += len(chunks[-1])
+    finally:
+        os.close(fd)
+    if size > limit:  # it grew while we read it
         raise OSError(errno.EFBIG, f"larger than {limit} bytes", path)
-    return data, info
+    return b"".join(chunks), info
 
 
 def read_lean_text(path: str) -> str:
