@@ -300,3 +300,29 @@ def test_texts_count_only_the_contents_that_were_scanned(tmp_path: Path) -> None
     stale = incremental._Texts(store, paths, {"fresh_fact"})  # type: ignore[arg-type]
     assert stale.mention("Plain")
     assert not incremental._Texts(store, paths, set()).mention("Plain")  # nothing to look for
+
+
+def test_a_patched_entry_is_the_entry_encoded_again() -> None:
+    """Pins, statuses and reasons are patched into an entry's text in place; the text is what
+    encoding the new entry prints, and a text of another layout is not patched."""
+    import copy
+
+    before = {
+        "id": "m",
+        "status": "complete",
+        "pin": {"recorded": "sha256:a", "current": "sha256:a", "matches": True},
+        "targets": [
+            {"witness": {"id": "x"}, "id": "t1", "status": "proved", "reasons": []},
+            {"witness": None, "id": "t2", "status": "stated", "reasons": ["sorry in t2", "x"]},
+        ],
+    }
+    after = copy.deepcopy(before)
+    after["status"] = "open"
+    after["pin"].update(current="sha256:b", matches=False)
+    for target in after["targets"]:
+        target["status"] = "stated"
+        target["reasons"].insert(0, "statement closure changed since it was pinned")
+    text = incremental.mission_text(before)
+    assert incremental._patched(text, before, after) == incremental.mission_text(after)
+    assert incremental._patched(text.replace('"t2"', '"t3"'), before, after) is None
+    assert incremental._patched(json.dumps(before), before, after) is None

@@ -675,6 +675,7 @@ def _repin(mission: dict[str, Any], digests: dict[str, str]) -> bool:
     current = digest_of({name: digests[name] for name in closure})
     if current == pin["current"]:
         return True
+    before = json.loads(mission["text"])
     pin["current"], pin["matches"] = current, current == pin["recorded"]
     reason = pin_reason(PinState(modules=closure, digest=current, recorded=pin["recorded"]))
     for target, at in zip(entry["targets"], mission["pin_at"], strict=True):
@@ -688,8 +689,61 @@ def _repin(mission: dict[str, Any], digests: dict[str, str]) -> bool:
         target["status"] = "stated" if reasons else "proved"
     if entry["status"] != "draft":
         entry["status"] = mission_state([t["status"] for t in entry["targets"]])
-    _answer(mission, entry)
+    _answer(mission, entry, _patched(mission["text"], before, entry))
     return True
+
+
+def _patched(text: str, before: dict[str, Any], after: dict[str, Any]) -> str | None:
+    """``text`` (the encoding of ``before``) with the pin, the statuses and the reasons of
+    ``after`` put in place, or None when the text does not have the expected layout.
+
+    Encoding a whole entry again (``json.dumps`` with ``indent`` runs in Python) was most of
+    the time of a statement-closure edit, which repins hundreds of missions. The result is
+    checked by decoding it (in C): it must be ``after`` exactly.
+    """
+    patched: str | None = text
+    for key, depth in (("pin", 1), ("status", 0)):  # the entry's own, at two spaces
+        if patched and before[key] != after[key]:
+            patched = _replace_value(patched, 0, key, 2, before[key], after[key], depth)
+    for old, new in zip(before["targets"], after["targets"], strict=True):
+        anchor = patched.find(f'\n      "id": {_json(old["id"])},\n') if patched else -1
+        if anchor < 0:
+            return None
+        for key in ("status", "reasons"):  # a target's, at six spaces, after its id
+            if patched and old[key] != new[key]:
+                patched = _replace_value(patched, anchor, key, 6, old[key], new[key], 3)
+    if not patched or json.loads(patched) != after:
+        return None
+    return patched
+
+
+def _replace_value(
+    text: str, start: int, key: str, indent: int, old: Any, new: Any, depth: int
+) -> str | None:
+    """Replace the value of the first ``key`` indented ``indent`` spaces from ``start`` (a
+    value nested ``depth`` levels deep in the entry); None when the text there is not
+    ``old``."""
+    line = f"\n{' ' * indent}{_json(key)}: "
+    at = text.find(line, start)
+    if at < 0:
+        return None
+    at += len(line)
+    encoded = _nested(old, depth)
+    if not text.startswith(encoded, at):
+        return None
+    return text[:at] + _nested(new, depth) + text[at + len(encoded) :]
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, default=str)
+
+
+def _nested(value: Any, depth: int) -> str:
+    """``value`` as :func:`mission_text` lays it out ``depth`` levels deep."""
+    if not isinstance(value, dict | list) or not value:
+        return _json(value)
+    encoded = json.dumps(value, indent=2, ensure_ascii=False, default=str)
+    return _indent(encoded, "  " * depth)[2 * depth :]
 
 
 def _recompute(
