@@ -135,11 +135,12 @@ def test_a_missing_proof_names_every_exit(root: Path) -> None:
     """The reason for a missing proof names each `#exit` of the workspace, also one in a
     file no recomputed mission imports."""
     _write(root / "Formal/Scratch.lean", "import Mathlib\n\n#exit\n")
+    _write(root / "Formal/Scratch/Inner.lean", "import Mathlib\n#exit\n")
     _status(root)  # a new `#exit`: the full command
     proofs = root / "Formal/Alpha/Proofs.lean"
     _write(proofs, proofs.read_text(encoding="utf-8").replace("theorem goal", "theorem goal'"))
     reasons = json.loads(_same_as_full(root))["missions"][0]["targets"][0]["reasons"]
-    assert "Formal/Scratch.lean:3" in reasons[0]
+    assert "at Formal/Scratch.lean:3, Formal/Scratch/Inner.lean:2 cuts" in reasons[0]
 
 
 def test_an_index_rewritten_by_another_run_is_not_trusted(root: Path) -> None:

@@ -465,10 +465,13 @@ def target_status(
         return result
     proof, proofs = _single(workspace, target.proof, mission.lean.module)
     if not proofs:
-        exits = [
-            f"{m.rel(workspace.root)}:{m.scan.exit_line}"
-            for m in workspace.modules.values()
-            if m.scan.exit_line is not None
+        exits = [  # in path order, whichever order the modules were loaded in
+            f"{rel}:{line}"
+            for rel, line in sorted(
+                (m.rel(workspace.root), m.scan.exit_line)
+                for m in workspace.modules.values()
+                if m.scan.exit_line is not None
+            )
         ]
         where = f" (`#exit` at {', '.join(exits)} cuts off what follows)" if exits else ""
         result.reasons.append(f"proof {target.proof} is missing from the sources{where}")
