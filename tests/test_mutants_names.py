@@ -230,3 +230,25 @@ def test_the_closure_goes_on_past_an_import_that_is_missing(make_workspace: Buil
     [missing, fault] = workspace.unresolved_in_closure("Formal.A")
     assert missing == "Formal/A.lean:3: import Formal.Missing not found"
     assert fault.startswith("Formal/C.lean:1: ")
+
+
+def test_the_order_modules_are_loaded_in_changes_no_answer(tmp_path: Path) -> None:
+    """A full run loads modules in directory order, the incremental status in name order: a
+    name declared twice must be found, and its reasons listed, in one order either way."""
+    from missions.lean.scan import scan_source
+    from missions.lean.workspace import Module
+
+    texts = {
+        "Formal.Dup": "theorem Formal.dup : True := sorry\n",
+        "Formal.Dup.Inner": "theorem Formal.dup : True := by\n  sorry\n",
+    }
+    modules = {
+        name: Module(name, tmp_path / f"{name.replace('.', '/')}.lean", scan_source(text), "")
+        for name, text in texts.items()
+    }
+    orders = [
+        Workspace(tmp_path, ["Formal"], {n: modules[n] for n in names})
+        for names in (list(texts), list(reversed(texts)))
+    ]
+    found = [[m.name for m, _ in workspace.lookup("Formal.dup")] for workspace in orders]
+    assert found[0] == found[1] == ["Formal.Dup", "Formal.Dup.Inner"]

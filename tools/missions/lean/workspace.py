@@ -170,9 +170,12 @@ class Workspace:
     _namespaces: set[str] = field(default_factory=set, repr=False)
 
     def __post_init__(self) -> None:
-        # the lexer stops at `#exit`, so declarations after it are never indexed
+        # the lexer stops at `#exit`, so declarations after it are never indexed; modules in
+        # name order, so that a name declared twice is found in the same order (and reasons
+        # listed in the same order) whatever order the modules were loaded in
         by_last = self.by_last
-        for module in self.modules.values():
+        for name in sorted(self.modules):
+            module = self.modules[name]
             for decl in module.scan.decls:
                 self.by_name.setdefault(decl.name, []).append((module, decl))
                 by_last.setdefault(decl.name.rsplit(".", 1)[-1], []).append(decl.name)
