@@ -14,8 +14,7 @@ from typer.testing import CliRunner
 
 from missions import incremental
 from missions.cli import app
-from missions.roots import lean_file_stats, library_roots
-from test_incremental import _write
+from test_incremental import _incremental, _status, _write
 
 DEFS = """\
 import Mathlib
@@ -87,17 +86,6 @@ def root(make_workspace: Callable[..., Path]) -> Path:
         assert CliRunner().invoke(app, [*command, "--root", str(built)]).exit_code == 0
     _status(built)  # a full run leaves the state the incremental path starts from
     return built
-
-
-def _status(root: Path, *options: str) -> str:
-    result = CliRunner().invoke(app, ["status", "--json", *options, "--root", str(root)])
-    assert result.exit_code == 0, result.output
-    return result.stdout
-
-
-def _incremental(root: Path) -> str | None:
-    libraries = library_roots(root)
-    return incremental.status_text(str(root), libraries, lean_file_stats(str(root), libraries))
 
 
 def _answered(root: Path) -> dict[str, dict]:

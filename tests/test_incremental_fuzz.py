@@ -20,13 +20,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from conftest import REPO, copy_repo_workspace, init_repo
-from missions import incremental
-from missions.cli import app
-from missions.roots import lean_file_stats, library_roots
-from test_incremental import _write
+from test_incremental import _incremental, _status, _write
 
 STEPS = int(os.environ.get("MISSIONS_FUZZ_STEPS", "12"))
 SEED = int(os.environ.get("MISSIONS_FUZZ_SEED", "0"))
@@ -132,17 +128,6 @@ MUTATIONS: list[Mutation] = [
     _operator,
     _command,
 ]
-
-
-def _status(root: Path, *options: str) -> str:
-    result = CliRunner().invoke(app, ["status", "--json", *options, "--root", str(root)])
-    assert result.exit_code == 0, result.output
-    return result.stdout
-
-
-def _incremental(root: Path) -> str | None:
-    libraries = library_roots(root)
-    return incremental.status_text(str(root), libraries, lean_file_stats(str(root), libraries))
 
 
 def _first_difference(a: str, b: str) -> str:
