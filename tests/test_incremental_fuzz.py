@@ -117,6 +117,18 @@ def _command(rng: random.Random, text: str, names: list[str]) -> str:
     return text.rstrip("\n") + "\n\n" + rng.choice(COMMANDS).format(name=name) + "\n"
 
 
+#: Lean written to trick the scanner (and ordinary Lean of real layouts): its commands pasted
+#: into a workspace file, header dropped.
+CORPUS = sorted((REPO / "tests" / "fixtures" / "scan_cases").glob("*/*/**/*.lean"))
+HEADER = re.compile(r"^(?:module|prelude|(?:public |meta )*import)\b")
+
+
+def _corpus_snippet(rng: random.Random, text: str, names: list[str]) -> str:
+    source = rng.choice(CORPUS).read_text(encoding="utf-8")
+    body = "\n".join(line for line in source.split("\n") if not HEADER.match(line))
+    return text.rstrip("\n") + "\n\n" + body
+
+
 MUTATIONS: list[Mutation] = [
     _sorry_after_assign,
     _add_declaration,
@@ -127,6 +139,7 @@ MUTATIONS: list[Mutation] = [
     _swap_mention,
     _operator,
     _command,
+    _corpus_snippet,
 ]
 
 
