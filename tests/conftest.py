@@ -111,6 +111,7 @@ def make_workspace(tmp_path: Path) -> Callable[..., Path]:
         missions: dict[str, str] | None = None,
         *,
         use_git: bool = True,
+        roots: bool = True,
     ) -> Path:
         root = tmp_path / "ws"
         root.mkdir()
@@ -122,11 +123,39 @@ def make_workspace(tmp_path: Path) -> Callable[..., Path]:
             (root / "missions" / f"{mission_id}.yaml").write_text(
                 MISSION_YAML.format(id=mission_id, module=module), encoding="utf-8"
             )
+        if roots:
+            add_roots(root)
         if use_git:
             init_repo(root, "initial")
         return root
 
     return build
+
+
+_MODULE_LINE = re.compile(r"^  module:\s*(\S+)", re.MULTILINE)
+
+
+def add_roots(root: Path) -> None:
+    """Give a fixture workspace the root files ``missions new`` writes, where it has none: a
+    mission root importing the mission's ``Defs``, ``Statements`` and ``Proofs`` (those that
+    exist) and ``Formal.lean`` importing every mission root, so that ``lake build`` (the
+    repository's lakefile: ``@[default_target] lean_lib Formal``) elaborates the proofs."""
+    modules: list[str] = []
+    for path in sorted((root / "missions").glob("*.yaml")):
+        found = _MODULE_LINE.search(path.read_text(encoding="utf-8"))
+        if found:
+            modules.append(found.group(1))
+    for module in dict.fromkeys(modules):
+        file = root.joinpath(*module.split(".")).with_suffix(".lean")
+        parts = [f"{module}.{p}" for p in ("Defs", "Statements", "Proofs")]
+        present = [m for m in parts if root.joinpath(*m.split(".")).with_suffix(".lean").exists()]
+        if not file.exists() and present:
+            file.parent.mkdir(parents=True, exist_ok=True)
+            file.write_text("".join(f"import {m}\n" for m in present), encoding="utf-8")
+    library = root / "Formal.lean"
+    if not library.exists():
+        own = [m for m in dict.fromkeys(modules) if m.split(".", 1)[0] == "Formal"]
+        library.write_text("".join(f"import {m}\n" for m in own), encoding="utf-8")
 
 
 def copy_repo_workspace(tmp_path: Path) -> Path:

@@ -109,6 +109,12 @@ def test_a_helper_edit_reaches_the_missions_that_import_it(root: Path) -> None:
     assert _targets(_same_as_full(root))["alpha"] == "stated"
 
 
+def _handed_over(root: Path) -> str:
+    """The incremental path declines; the full command answers (and leaves a new state)."""
+    assert _incremental(root) is None, "the incremental path should have handed over"
+    return _status(root)
+
+
 def test_new_and_removed_modules(root: Path) -> None:
     extra = root / "Formal/Shared/Extra.lean"
     _write(extra, "import Mathlib\n\ninstance broken : Inhabited Nat := sorry\n")
@@ -118,11 +124,34 @@ def test_new_and_removed_modules(root: Path) -> None:
         helper,
         "import Mathlib\nimport Formal.Shared.Extra\n\ntheorem shared_fact : True := trivial\n",
     )
-    assert _targets(_same_as_full(root))["alpha"] == "stated"  # the instance is reachable
+    # what `lake build` reaches may move with any import: the full command answers
+    assert _targets(_handed_over(root))["alpha"] == "stated"  # the instance is reachable
     extra.unlink()
-    assert _targets(_same_as_full(root))["alpha"] == "stated"  # now an unresolved import
+    assert _targets(_handed_over(root))["alpha"] == "stated"  # now an unresolved import
     _write(helper, "import Mathlib\n\ntheorem shared_fact : True := trivial\n")
-    assert _targets(_same_as_full(root))["alpha"] == "proved"
+    assert _targets(_handed_over(root))["alpha"] == "proved"
+    proofs = root / "Formal/Alpha/Proofs.lean"
+    _write(proofs, proofs.read_text(encoding="utf-8").replace("nlinarith [Nat.zero_le n]", "sorry"))
+    assert _targets(_same_as_full(root))["alpha"] == "stated"  # answered again
+
+
+def test_a_new_module_that_something_already_imports_is_handed_over(root: Path) -> None:
+    """`Formal.Alpha` imports a module that does not exist yet: creating it changes what
+    `lake build` elaborates, which only the full command computes."""
+    mission_root = root / "Formal/Alpha.lean"
+    _write(mission_root, ROOT.format(name="Alpha") + "import Formal.Alpha.Later\n")
+    assert _targets(_handed_over(root))["alpha"] == "stated"  # an unresolved import
+    _write(root / "Formal/Alpha/Later.lean", "import Mathlib\n")
+    assert _targets(_handed_over(root))["alpha"] == "proved"
+
+
+def test_a_proof_the_mission_root_stops_importing(root: Path) -> None:
+    mission_root = root / "Formal/Alpha.lean"
+    _write(mission_root, "import Formal.Alpha.Statements\n")
+    text = _handed_over(root)
+    assert _targets(text)["alpha"] == "stated"
+    reasons = json.loads(text)["missions"][0]["targets"][0]["reasons"]
+    assert any("does not import Formal.Alpha.Proofs" in r for r in reasons), reasons
 
 
 def test_a_scratch_copy_of_a_proof_name(root: Path) -> None:

@@ -54,7 +54,14 @@ from missions.ratchet import (
     status_timelines,
     target_ref,
 )
-from missions.status import Analysis, MissionStatus, TargetStatus, Violation, targets_used
+from missions.status import (
+    Analysis,
+    MissionStatus,
+    TargetStatus,
+    Violation,
+    statement_closure_violations,
+    targets_used,
+)
 from missions.toolchain import mathlib_revision, pin_checks
 from missions.witness import stale_reason
 
@@ -172,79 +179,11 @@ def _pin_violations(analysis: Analysis, mission: MissionStatus) -> list[Violatio
 
 
 def _closure_violations(analysis: Analysis, mission: MissionStatus) -> list[Violation]:
-    """Nothing unproved or unsafe in a statement closure; no proof module inside it."""
-    workspace, root = analysis.workspace, analysis.root
-    violations: list[Violation] = []
+    """Nothing unproved or unsafe in a statement closure; no proof inside it."""
     proof_names = {t.proof for t in mission.file.mission.targets if t.proof}
-    for name in mission.pin.modules:
-        module = workspace.modules[name]
-        rel = module.rel(root)
-        for line in module.scan.sorry_lines:
-            violations.append(
-                Violation(
-                    "forbidden-construct",
-                    f"sorry in the statement closure of {mission.id}",
-                    rel,
-                    line,
-                    mission.id,
-                )
-            )
-        for decl in module.scan.decls:
-            if decl.kind == "opaque":
-                violations.append(
-                    Violation(
-                        "forbidden-construct",
-                        f"opaque {decl.name} in a statement closure hides its value",
-                        rel,
-                        decl.line,
-                        mission.id,
-                    )
-                )
-            if "partial" in decl.modifiers:
-                violations.append(
-                    Violation(
-                        "forbidden-construct",
-                        f"partial {decl.name} in a statement closure is opaque to the kernel",
-                        rel,
-                        decl.line,
-                        mission.id,
-                    )
-                )
-            if decl.name in proof_names:
-                violations.append(
-                    Violation(
-                        "statement-closure",
-                        f"proof {decl.name} lies inside the statement closure",
-                        rel,
-                        decl.line,
-                        mission.id,
-                    )
-                )
-        for extension in module.scan.extensions:
-            # a macro, elaborator or simproc here can make a statement mean something other
-            # than what it reads, and the source scan cannot see through it
-            if extension.code:
-                violations.append(
-                    Violation(
-                        "forbidden-construct",
-                        f"custom syntax or elaborator (`{extension.command}`) in the statement "
-                        f"closure of {mission.id}: statements must mean what they read",
-                        rel,
-                        extension.line,
-                        mission.id,
-                    )
-                )
-        if name.endswith(".Proofs") or name.rsplit(".", 1)[-1].startswith("Proof"):
-            violations.append(
-                Violation(
-                    "statement-closure",
-                    f"statement closure of {mission.id} imports proof module {name}",
-                    rel,
-                    1,
-                    mission.id,
-                )
-            )
-    return violations
+    return statement_closure_violations(
+        analysis.workspace, mission.id, mission.pin.modules, proof_names
+    )
 
 
 def _workspace_violations(analysis: Analysis) -> list[Violation]:

@@ -66,6 +66,7 @@ from missions.pins import PinState, digest_of
 from missions.roots import (
     MAX_LEAN_BYTES,
     SourceRoot,
+    default_builds,
     library_names,
     module_namer,
     read_regular,
@@ -87,7 +88,7 @@ if TYPE_CHECKING:
 
 STATE_FILE = "status-state.json"
 #: What the state holds changes with this: a state of another format is never read.
-STATE_FORMAT = 3
+STATE_FORMAT = 4
 #: Files outside the Lean sources that a status answer depends on.
 GLOBAL_FILES = ("lakefile.lean", "lakefile.toml", "lean-toolchain", "lake-manifest.json")
 
@@ -130,7 +131,7 @@ def remember(
     digests: dict[str, str] = {}
     for mission, entry, text in zip(analysis.missions, data["missions"], texts, strict=True):
         info = mission.file.mission
-        record = {
+        record: dict[str, Any] = {
             "id": info.id,
             "yaml": str(mission.file.path),
             "module": info.lean.module,
@@ -139,6 +140,7 @@ def remember(
             "statement_closure": sorted(mission.pin.modules),
         }
         _reaches(record, workspace, mission.targets)
+        record["built"] = info.lean.module in analysis.memo.built()
         _answer(record, entry, text)
         missions.append(record)
         for name in mission.pin.modules:
@@ -318,6 +320,8 @@ def status_text(root: str, libraries: list[SourceRoot], stats: list[tuple[str, A
         return None
     missions = state["missions"]
     graph = _import_graph(name_of, store, stats)
+    if len(graph) < len(stats) or _moves_imports(root, plan, graph):
+        return None  # two files of one module (a fault), or what `lake build` reaches moved
     shas = {name_of(path): row[2] for path, row in store.index.items()}
     touched = _touched(missions, plan, shas)
     if touched and any(mission["module"] not in graph for mission in missions):
@@ -382,6 +386,24 @@ def _changes(
                 return None
             plan.old[name] = old
     return plan
+
+
+def _moves_imports(root: str, plan: _Plan, graph: dict[str, list[str]]) -> bool:
+    """Whether the edit may change which modules ``lake build`` elaborates (its default
+    targets import every mission root): a module removed, a module's imports changed, or a
+    new module that something already imports or a default glob takes in. Only the full
+    command can answer those."""
+    if plan.removed:
+        return True
+    new = {name for name in plan.changed if name not in plan.old}
+    if any(plan.old[n].imports != plan.changed[n].imports for n in plan.changed if n not in new):
+        return True
+    if not new:
+        return False
+    imported = {name for imports in graph.values() for name in imports}
+    globs, _ = default_builds(root)
+    below = [name for kind, name in globs if kind != "one"]
+    return any(n in imported or any(n.startswith(b + ".") for b in below) for n in new)
 
 
 def _import_graph(
@@ -488,6 +510,16 @@ def _frame(scan: FileScan) -> dict[str, Any]:
     attributed = {line for decl in scan.decls for line in decl.sorries}
     data["sorry_lines"] = sorted(set(scan.sorry_lines) - attributed)
     return data
+
+
+def _closure_marks(scan: FileScan) -> list[Any]:
+    """What a statement closure's reasons name in a file (see
+    :func:`missions.status.statement_closure_violations`): its sorries and its opaque and
+    partial declarations, with their lines."""
+    return [
+        scan.sorry_lines,
+        [(d.name, d.line) for d in scan.decls if d.kind == "opaque" or "partial" in d.modifiers],
+    ]
 
 
 def _decl_changes(old: FileScan, new: FileScan) -> tuple[list[Decl], list[Decl]]:
@@ -608,6 +640,9 @@ def _statement_edit(
         if not texts.blank(name, added):
             return None
     pinned = [i for i, m in enumerate(missions) if touched & set(m["statement_closure"])]
+    # what a statement closure's reasons name (a sorry, an opaque def) moved: every
+    # mission whose closure holds the file is analysed again
+    marked = {n for n in touched if _closure_marks(plan.old[n]) != _closure_marks(plan.changed[n])}
     if state.get("lint") is not None and not _lint_unchanged(
         root, paths, state, changes, texts, [missions[i] for i in pinned]
     ):
@@ -619,7 +654,7 @@ def _statement_edit(
         if not _repin(missions[index], digests):
             return None
     declared = {decl.name for removed, added in changes.values() for decl in [*removed, *added]}
-    affected: set[int] = set()
+    affected = {i for i in pinned if marked & set(missions[i]["statement_closure"])}
     for index, mission in enumerate(missions):
         names = {n for _, _, statement, proof, *_ in mission["targets"] for n in (statement, proof)}
         holds = touched & set(mission["modules"])
@@ -785,7 +820,9 @@ def _recompute(
         sha = row[2] if row is not None else ""
         modules[name] = Module(name=name, path=Path(paths[name]), scan=scan, sha=sha)
     workspace = Workspace(root=Path(root), libraries=library_names(libraries), modules=modules)
-    context = AnalysisMemo(workspace)
+    # no import changed (else no incremental run): the roots `lake build` reaches are as
+    # the full run found them
+    context = AnalysisMemo(workspace, {m["module"] for m in missions if m["built"]})
     entries: dict[int, dict[str, Any]] = {}
     for index in sorted(affected):
         mission = missions[index]

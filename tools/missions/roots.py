@@ -186,17 +186,48 @@ def lake_layout(root: str | os.PathLike[str]) -> tuple[list[SourceRoot], list[tu
     ``globs``; a library's ``srcDir`` is relative to the package's, as in Lake. Every other
     use of those settings is a problem: Lake may build files the scanner never reads.
     """
+    libraries, problems = _lake_libraries(root)
+    sources: list[SourceRoot] = []
+    for library in libraries:
+        if library.directory is not None and not library.exe:
+            sources.extend((library.directory, module) for module in library.modules)
+    return list(dict.fromkeys(sources)) or [("", "Formal")], problems
+
+
+def default_builds(root: str | os.PathLike[str]) -> tuple[list[Glob], list[tuple[int, str]]]:
+    """What ``lake build`` with no target builds: the modules of every ``@[default_target]``
+    ``lean_lib`` (its ``globs``, else its ``roots``) and the root of every default
+    ``lean_exe``, as globs, with the lakefile's unreadable settings. Lake elaborates these
+    and everything they import, and nothing else."""
+    libraries, problems = _lake_libraries(root)
+    found: list[Glob] = []
+    for library in libraries:
+        if library.default:
+            found.extend(library.globs or [("one", m) for m in library.roots])
+    return found, problems
+
+
+#: A module glob of Lake: ``("one", M)`` is M, ``("submodules", M)`` the modules below M,
+#: ``("andSubmodules", M)`` both.
+Glob = tuple[str, str]
+
+
+def _lake_libraries(root: str | os.PathLike[str]) -> tuple[list[_Library], list[tuple[int, str]]]:
+    """Every ``lean_lib`` and ``lean_exe`` of ``lakefile.lean`` as far as its layout goes (a
+    missing lakefile is one default library ``Formal``), and the settings not followed."""
+    default = [_Library(1, "Formal", default=True)]
+    default[0].directory = ""
     try:
         text = read_config_text(os.path.join(root, "lakefile.lean"))
     except FileNotFoundError:
-        return [("", "Formal")], []
+        return default, []
     except (OSError, UnicodeDecodeError) as exc:
         # Lake may read what the scanner cannot (a huge file): its layout is unknown
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "not UTF-8"
-        return [("", "Formal")], [(1, f"the scanner cannot read lakefile.lean ({reason})")]
+        return default, [(1, f"the scanner cannot read lakefile.lean ({reason})")]
     tokens = _lake_tokens(text)
     if tokens is None:
-        return [("", "Formal")], [(1, "the scanner cannot read lakefile.lean's layout")]
+        return default, [(1, "the scanner cannot read lakefile.lean's layout")]
     problems: list[tuple[int, str]] = []
     package = _Library(1, "package")
     libraries: list[_Library] = []
@@ -206,15 +237,26 @@ def lake_layout(root: str | os.PathLike[str]) -> tuple[list[SourceRoot], list[tu
         line, kind, value = tokens[i]
         if kind == "word" and value in _TARGET_WORDS:
             target = value
-            if value == "lean_lib" and i + 1 < len(tokens) and tokens[i + 1][1] == "word":
-                libraries.append(_Library(line, tokens[i + 1][2].replace("«", "").replace("»", "")))
+            declared = i + 1 < len(tokens) and tokens[i + 1][1] == "word"
+            if value in ("lean_lib", "lean_exe") and declared:
+                name = tokens[i + 1][2].replace("«", "").replace("»", "")
+                libraries.append(
+                    _Library(line, name, exe=value == "lean_exe", default=_default(tokens, i))
+                )
             i += 1
             continue
-        if kind == "word" and value in LAYOUT_SETTINGS:
+        if kind == "word" and value in (*LAYOUT_SETTINGS, "root"):
+            if value == "root" and not (target == "lean_exe" and libraries):
+                i += 1  # only an executable's `root` names a module
+                continue
             parsed, i = _layout_value(tokens, i)
             owner = package if target == "package" else libraries[-1] if libraries else None
-            misplaced = target not in ("package", "lean_lib") or (
-                owner is package and value != "srcDir"
+            misplaced = (
+                owner is None
+                or (value == "root") != owner.exe
+                or (owner is not package and owner.exe and value != "root")
+                or target not in ("package", "lean_lib", "lean_exe")
+                or (owner is package and value != "srcDir")
             )
             if parsed is None or owner is None or misplaced:
                 problems.append(
@@ -224,16 +266,20 @@ def lake_layout(root: str | os.PathLike[str]) -> tuple[list[SourceRoot], list[tu
                         "build files it never reads",
                     )
                 )
-            elif isinstance(parsed, str):
+            elif value == "srcDir":
+                assert isinstance(parsed, str)
                 owner.src, owner.line = parsed, line
-            elif value == "roots":
-                owner.modules = parsed
-            else:  # globs add the modules they name to what the library builds
-                owner.modules = [*owner.modules, *parsed]
+            else:
+                assert isinstance(parsed, list)
+                if value in ("roots", "root"):
+                    owner.roots = [module for _, module in parsed]
+                    owner.modules = [*owner.roots, *(m for _, m in owner.globs)]
+                else:  # globs add the modules they name to what the library builds
+                    owner.globs = parsed
+                    owner.modules = [*owner.roots, *(m for _, m in parsed)]
             continue
         i += 1
-    sources: list[SourceRoot] = []
-    for library in libraries or [_Library(1, "Formal")]:
+    for library in libraries:
         directory = _join_src(package.src, library.src)
         if directory is None:
             where = library.line if library.src else package.line
@@ -244,20 +290,40 @@ def lake_layout(root: str | os.PathLike[str]) -> tuple[list[SourceRoot], list[tu
                     "outside the workspace; the scanner reads only files inside it",
                 )
             )
-            continue
-        sources.extend((directory, module) for module in library.modules)
-    return list(dict.fromkeys(sources)) or [("", "Formal")], problems
+        library.directory = directory
+    found = [library for library in libraries if not library.exe]
+    if not found:
+        return default, problems
+    return libraries, problems
+
+
+def _default(tokens: list[tuple[int, str, str]], i: int) -> bool:
+    """Whether the target declared at ``tokens[i]`` carries ``@[… default_target …]``."""
+    j = i - 1
+    if j < 0 or tokens[j][2] != "]":
+        return False
+    words: list[str] = []
+    while j >= 0 and tokens[j][2] != "[":
+        words.append(tokens[j][2])
+        j -= 1
+    return j >= 1 and tokens[j - 1][2] == "@" and "default_target" in words
 
 
 class _Library:
-    """A ``lean_lib`` (or the package) as far as its layout goes."""
+    """A ``lean_lib`` or ``lean_exe`` (or the package) as far as its layout goes."""
 
-    __slots__ = ("line", "modules", "src")
+    __slots__ = ("default", "directory", "exe", "globs", "line", "modules", "roots", "src")
 
-    def __init__(self, line: int, name: str) -> None:
+    def __init__(self, line: int, name: str, *, exe: bool = False, default: bool = False) -> None:
         self.line = line
         self.src = ""
+        self.roots = [name]
         self.modules = [name]
+        self.globs: list[Glob] = []
+        self.exe = exe
+        self.default = default
+        #: the source directory relative to the workspace root; None if it escapes it
+        self.directory: str | None = None
 
 
 def _join_src(package_src: str, src: str) -> str | None:
@@ -268,38 +334,47 @@ def _join_src(package_src: str, src: str) -> str | None:
     return "" if joined == "." else joined
 
 
-def _layout_value(tokens: list[tuple[int, str, str]], i: int) -> tuple[str | list[str] | None, int]:
+def _layout_value(
+    tokens: list[tuple[int, str, str]], i: int
+) -> tuple[str | list[Glob] | None, int]:
     """The literal value of the layout setting at ``tokens[i]``, and the index after it.
 
-    ``srcDir := "dir"``, ``roots := #[`A, `B.C]``, ``globs := #[.submodules `A, `B]``; the
-    value must end its line (or be followed by ``,`` or ``}``). Anything else is None.
+    ``srcDir := "dir"``, ``roots := #[`A, `B.C]`` (each a ``one`` glob), ``globs :=
+    #[.submodules `A, `B]`` and an executable's ``root := `Main``; the value must end its line
+    (or be followed by ``,`` or ``}``). Anything else is None.
     """
     name = tokens[i][2]
     if i + 2 >= len(tokens) or tokens[i + 1][2] != ":=":
         return None, i + 1
     j = i + 2
-    value: str | list[str]
+    value: str | list[Glob]
     if name == "srcDir":
         if tokens[j][1] != "string":
             return None, j
         value, j = tokens[j][2], j + 1
+    elif name == "root":
+        if tokens[j][1] != "name":
+            return None, j
+        value, j = [("one", tokens[j][2])], j + 1
     else:
         if tokens[j][2] != "#[":
             return None, j
         j += 1
-        names: list[str] = []
+        globs: list[Glob] = []
         while j < len(tokens) and tokens[j][2] != "]":
+            kind = "one"
             if name == "globs" and tokens[j][2] in _GLOB_KINDS:
+                kind = tokens[j][2].rsplit(".", 1)[-1]
                 j += 1
             if j >= len(tokens) or tokens[j][1] != "name":
                 return None, j
-            names.append(tokens[j][2])
+            globs.append((kind, tokens[j][2]))
             j += 1
             if j < len(tokens) and tokens[j][2] == ",":
                 j += 1
         if j >= len(tokens):
             return None, j
-        value, j = names, j + 1
+        value, j = globs, j + 1
     if j < len(tokens) and not _starts_next(tokens, j, tokens[j - 1][0]):
         return None, j
     return value, j

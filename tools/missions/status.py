@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from missions.lean.scan import Decl
 from missions.lean.workspace import Module, Workspace
 from missions.pins import PinState, pin_state
+from missions.roots import default_builds
 from missions.toolchain import pin_checks
 
 if TYPE_CHECKING:  # the pydantic models: the incremental status runs without importing them
@@ -340,6 +341,68 @@ def _closure_risks(workspace: Workspace, module: Module) -> list[str]:
     return reasons
 
 
+def statement_closure_violations(
+    workspace: Workspace, mission: str, modules: Sequence[str], proofs: set[str]
+) -> list[Violation]:
+    """Nothing unproved or unsafe in a statement closure, and no proof inside it.
+
+    The gate reports each as a violation; :func:`target_status` turns the same list into
+    reasons, so that ``status`` never says ``proved`` where ``check`` fails the closure.
+    """
+    root = workspace.root
+    found: list[Violation] = []
+
+    def add(rule: str, message: str, rel: str, line: int) -> None:
+        found.append(Violation(rule, message, rel, line, mission))
+
+    for name in modules:
+        module = workspace.modules[name]
+        rel = module.rel(root)
+        for line in module.scan.sorry_lines:
+            add("forbidden-construct", f"sorry in the statement closure of {mission}", rel, line)
+        for decl in module.scan.decls:
+            if decl.kind == "opaque":
+                add(
+                    "forbidden-construct",
+                    f"opaque {decl.name} in a statement closure hides its value",
+                    rel,
+                    decl.line,
+                )
+            if "partial" in decl.modifiers:
+                add(
+                    "forbidden-construct",
+                    f"partial {decl.name} in a statement closure is opaque to the kernel",
+                    rel,
+                    decl.line,
+                )
+            if decl.name in proofs:
+                add(
+                    "statement-closure",
+                    f"proof {decl.name} lies inside the statement closure",
+                    rel,
+                    decl.line,
+                )
+        for extension in module.scan.extensions:
+            # a macro, elaborator or simproc here can make a statement mean something other
+            # than what it reads, and the source scan cannot see through it
+            if extension.code:
+                add(
+                    "forbidden-construct",
+                    f"custom syntax or elaborator (`{extension.command}`) in the statement "
+                    f"closure of {mission}: statements must mean what they read",
+                    rel,
+                    extension.line,
+                )
+        if name.endswith(".Proofs") or name.rsplit(".", 1)[-1].startswith("Proof"):
+            add(
+                "statement-closure",
+                f"statement closure of {mission} imports proof module {name}",
+                rel,
+                1,
+            )
+    return found
+
+
 def _single(
     workspace: Workspace, name: str, root_module: str
 ) -> tuple[tuple[Module, Decl] | None, list[tuple[Module, Decl]]]:
@@ -366,10 +429,17 @@ def _single(
 class AnalysisMemo:
     """Per-run memo of work shared by many targets (closures, implicit roots, risks)."""
 
-    def __init__(self, workspace: Workspace) -> None:
+    def __init__(self, workspace: Workspace, built: set[str] | None = None) -> None:
+        """``built``: the modules ``lake build`` elaborates, when the caller knows them
+        already (the incremental ``status`` analyses a part of the workspace that may not
+        hold the default targets' roots)."""
         self.workspace = workspace
         self._reach: dict[str, _Reach] = {}
         self._risks: dict[str, list[str]] = {}
+        self._structure: dict[str, list[str]] = {}
+        self._unresolved: dict[str, list[str]] = {}
+        self._statement_closures: dict[tuple[str, ...], list[str]] = {}
+        self._built = built
         #: what the build trusts or runs beyond the sources (a toolchain, Mathlib or other
         #: dependency off the pins, options that weaken checking, code Lake runs) applies to
         #: every module: imports of Mathlib are trusted by name only at the pinned commit
@@ -388,6 +458,59 @@ class AnalysisMemo:
         if module.name not in self._risks:
             self._risks[module.name] = self.build_risks + _closure_risks(self.workspace, module)
         return self._risks[module.name]
+
+    def built(self) -> set[str]:
+        """The workspace modules ``lake build`` elaborates: those of the default targets'
+        globs and everything they import. A proof anywhere else is never checked."""
+        if self._built is None:
+            workspace = self.workspace
+            globs, _ = default_builds(workspace.root)
+            entries: list[str] = []
+            for kind, name in globs:
+                if kind in ("one", "andSubmodules"):
+                    entries.append(name)
+                if kind in ("submodules", "andSubmodules"):
+                    entries.extend(m for m in workspace.modules if m.startswith(name + "."))
+            built: set[str] = set()
+            for entry in entries:
+                built.update(workspace.closure(entry))
+            self._built = built
+        return self._built
+
+    def unresolved(self, start: str) -> list[str]:
+        """:meth:`Workspace.unresolved_in_closure`, once per module."""
+        found = self._unresolved.get(start)
+        if found is None:
+            found = self._unresolved[start] = self.workspace.unresolved_in_closure(start)
+        return found
+
+    def structure(self, start: str) -> list[str]:
+        """Files in the import closure of ``start`` whose scopes the scanner cannot follow
+        with certainty: there the full names it gives declarations may not be Lean's, so a
+        decoy could stand in for a proof or a sorry'd helper hide under another name."""
+        found = self._structure.get(start)
+        if found is None:
+            workspace = self.workspace
+            found = [
+                f"{module.rel(workspace.root)}:{line}: {message}; the scanner cannot be sure "
+                "of the names declared in this file"
+                for module in workspace.modules_in(workspace.closure(start))
+                for line, message in module.scan.structure
+            ]
+            self._structure[start] = found
+        return found
+
+    def statement_closure(self, mission: str, modules: Sequence[str]) -> list[str]:
+        """Reasons from what :func:`statement_closure_violations` finds in a closure."""
+        key = (mission, *modules)
+        found = self._statement_closures.get(key)
+        if found is None:
+            found = [
+                f"{v.message} ({v.file}:{v.line})"
+                for v in statement_closure_violations(self.workspace, mission, modules, set())
+            ]
+            self._statement_closures[key] = found
+        return found
 
 
 PIN_REASONS = (
@@ -528,17 +651,45 @@ def target_status(
                     )
     if pdecl.variables:
         reasons.append(f"a `variable` is in scope of {pdecl.name} and may change its type")
+    reasons.extend(_elaboration(workspace, context, mission.lean.module, pmodule, pin))
     result.pin_at = len(dict.fromkeys(reasons))
     reason = pin_reason(pin)
     if reason is not None:
         reasons.append(reason)
     reasons.extend(context.risks(pmodule))
+    reasons.extend(context.statement_closure(mission.id, pin.modules))
     problems, result.reached, result.unbounded = reach.problems(proof)
     reasons.extend(problems)
     result.reasons = list(dict.fromkeys(reasons))
     if not result.reasons:
         result.status = "proved"
     return result
+
+
+def _elaboration(
+    workspace: Workspace, context: AnalysisMemo, root_module: str, pmodule: Module, pin: PinState
+) -> list[str]:
+    """Why Lean may never check the proof as the scanner read it: ``lake build`` elaborates
+    only the default targets' import closures, and the names the scanner gives declarations
+    are Lean's only where it is certain of every file's scopes."""
+    reasons: list[str] = []
+    if root_module not in workspace.modules:
+        reasons.append(f"the mission root {root_module} is not in the sources")
+    elif root_module not in context.built():
+        reasons.append(
+            f"`lake build` does not build the mission root {root_module}: no "
+            "`@[default_target]` library imports it"
+        )
+    elif pmodule.name not in workspace.closure(root_module):
+        reasons.append(
+            f"the mission root {root_module} does not import {pmodule.name}, so `lake build` "
+            "never elaborates this proof as part of the mission"
+        )
+    else:  # `lake build` fails on the root if anything it imports does
+        reasons.extend(context.unresolved(root_module))
+    for start in dict.fromkeys([root_module, pmodule.name, *pin.modules]):
+        reasons.extend(context.structure(start))
+    return reasons
 
 
 def targets_used(

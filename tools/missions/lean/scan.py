@@ -154,6 +154,9 @@ class FileScan:
     unknown: list[tuple[int, str]] = field(default_factory=list)
     #: doc-comment lines that still hold the ``missions new`` placeholder, as (line, text)
     placeholders: list[tuple[int, str]] = field(default_factory=list)
+    #: why the scanner is not certain of the file's scopes, as (line, message): where it is
+    #: not, the full names it gives declarations may not be Lean's
+    structure: list[tuple[int, str]] = field(default_factory=list)
     exit_line: int | None = None
     error: tuple[int, str] | None = None
     digest: str = ""
@@ -173,6 +176,7 @@ class FileScan:
             "exports": self.exports,
             "unknown": self.unknown,
             "placeholders": self.placeholders,
+            "structure": self.structure,
             "exit_line": self.exit_line,
             "error": self.error,
             "digest": self.digest,
@@ -191,6 +195,7 @@ class FileScan:
             exports=data["exports"],
             unknown=[(line, word) for line, word in data["unknown"]],
             placeholders=[(line, text) for line, text in data["placeholders"]],
+            structure=[(line, text) for line, text in data["structure"]],
             exit_line=data["exit_line"],
             error=(data["error"][0], data["error"][1]) if data["error"] else None,
             digest=data["digest"],
@@ -199,8 +204,11 @@ class FileScan:
 
 @dataclass
 class _Scope:
+    """One scope as Lean keeps it: ``namespace A.B`` opens two, ``A`` then ``B``."""
+
     kind: str  # root | namespace | section | mutual
-    parts: list[str]
+    #: the scope's header: one name component ("" for an anonymous section or ``mutual``)
+    header: str
     opens: list[str] = field(default_factory=list)
     variables: bool = False
 
@@ -270,7 +278,7 @@ class _FileScanner:
         self.src = source
         self.tokens = source.tokens
         self.result = FileScan()
-        self.scopes: list[_Scope] = [_Scope("root", [])]
+        self.scopes: list[_Scope] = [_Scope("root", "")]
         self.pending_opens: list[str] = []
         #: token indices, ascending
         self.sorry_at: list[int] = []
@@ -278,6 +286,7 @@ class _FileScanner:
         self.search_at: list[int] = []
         self.ident_at: list[int] = []
         self.open_at: list[int] = []
+        self.attr_at: list[int] = []
         self._leads: dict[int, bool] = {}
         self._texts: list[str] | None = None
 
@@ -286,7 +295,7 @@ class _FileScanner:
         return self.src.line(self.tokens[index][2])
 
     def namespace(self) -> str:
-        return ".".join(p for s in self.scopes if s.kind == "namespace" for p in s.parts)
+        return ".".join(s.header for s in self.scopes if s.kind == "namespace")
 
     def scope_opens(self) -> list[str]:
         found = [o for s in self.scopes for o in s.opens]
@@ -468,7 +477,7 @@ class _FileScanner:
                 code = special.get(ident_name(value) if "«" in value else value)
                 if code is not None:
                     self._special(i, code)
-                if top and i > begin and not in_prefix:
+                if top and i > begin and not in_prefix and not self._is_field(i):
                     if value in commands:
                         boundary = self._keyword_boundary(i, value, offset, in_body)
                     elif (offset == 0 or text[offset - 1] == "\n") and (
@@ -476,6 +485,8 @@ class _FileScanner:
                     ):
                         boundary = False  # a word at column 0: perhaps an unknown command
             elif kind == SYMBOL:
+                if value == "@[":
+                    self.attr_at.append(i)
                 if (
                     value == "@["
                     and top
@@ -523,6 +534,12 @@ class _FileScanner:
         if begin < len(tokens):
             segments.append((begin, len(tokens), certain))
         return segments
+
+    def _is_field(self, i: int) -> bool:
+        """Whether the identifier at ``i`` follows a ``.`` with no space: a field name
+        (``(x).end``, ``h.1.section``), which Lean reads as any word, keyword or not."""
+        kind, text, offset = self.tokens[i - 1]
+        return kind == SYMBOL and text in (".", "|>.") and offset + len(text) == self.tokens[i][2]
 
     def _keyword_boundary(self, i: int, text: str, offset: int, in_body: bool) -> bool | None:
         """For a known keyword at depth 0: None if it continues the command, else whether the
@@ -649,14 +666,8 @@ class _FileScanner:
             self.pending_opens = pending
             self._declaration(begin, i, end, tail, text, attrs, modifiers)
             self.pending_opens = []
-        elif text == "namespace":
-            parts = self._idents(i + 1, end)
-            self.scopes.append(_Scope("namespace", ident_parts(parts[0]) if parts else []))
-        elif text in ("section", "mutual"):
-            self.scopes.append(_Scope(text, []))  # a section's name opens no namespace
-        elif text == "end":
-            if len(self.scopes) > 1:
-                self.scopes.pop()
+        elif text in ("namespace", "section", "mutual", "end"):
+            self._scope_command(i, end, text)
         elif text == "open":
             targets = self._open_targets(self._idents_until_in(i + 1, end))
             if self._has_in(i, end):
@@ -689,9 +700,49 @@ class _FileScanner:
                 self.pending_opens = pending
         else:
             # a word the scanner does not know in command position: Lean may run any
-            # command here, so its effect is unbounded (recorded once per command)
+            # command here, so its effect is unbounded (recorded once per command), and
+            # it may change the namespace later declarations are named in
             self.result.unknown.append((self.line(i), text))
+            self._uncertain(i, f"unknown command `{text}`")
             self._pseudo_decl(begin, tail, "unknown command", implicit=True)
+
+    def _scope_command(self, i: int, end: int, text: str) -> None:
+        """``namespace``, ``section``, ``mutual`` and ``end``, name component by component as
+        Lean's ``addScopes`` and ``elabEnd`` keep them. Whatever Lean would reject (an ``end``
+        whose name does not match, more ``end``s than scopes), or would read in a way this
+        model does not follow (``namespace X in``), is recorded as uncertain structure."""
+        tokens = self.tokens
+        header = tokens[i + 1] if i + 1 < end and tokens[i + 1][0] == IDENT else None
+        parts = ident_parts(header[1]) if header is not None else []
+        rest = i + (2 if header is not None else 1)
+        code = [t for t in tokens[rest:end] if t[0] not in (DOC, MODDOC)]
+        if code:
+            self._uncertain(i, f"`{text}` followed by `{code[0][1]}`")
+        if text == "mutual":
+            self.scopes.append(_Scope("mutual", ""))
+        elif text == "namespace":
+            if not parts:
+                self._uncertain(i, "`namespace` without a name")
+            for part in parts:
+                self.scopes.append(_Scope("namespace", part))
+        elif text == "section":
+            for part in parts or [""]:
+                self.scopes.append(_Scope("section", part))
+        else:  # end
+            size = max(1, len(parts))
+            if size >= len(self.scopes):
+                self._uncertain(i, "`end` closes more scopes than are open")
+                del self.scopes[1:]
+                return
+            closed = [s.header for s in self.scopes[-size:]]
+            if closed != (parts or [""]):
+                expected = ".".join(closed) or "no name"
+                found = ".".join(parts) or "no name"
+                self._uncertain(i, f"`end {found}` closes scopes opened as {expected}")
+            del self.scopes[-size:]
+
+    def _uncertain(self, index: int, message: str) -> None:
+        self.result.structure.append((self.line(index), message))
 
     def _idents_until_in(self, j: int, end: int) -> list[str]:
         names: list[str] = []
@@ -822,7 +873,13 @@ class _FileScanner:
         generated: list[str] = []
         if keyword in GENERATING_KEYWORDS:  # `class inductive`/`class abbrev`: keyword `class`
             generated = self._generated(j, end)
-        implicit = keyword == "instance" or _hands_to_automation(attrs)
+        elif keyword == "irreducible_def" and name_token is not None:
+            # `foo_def`, or the name given by `(lemma := bar)`, and the def itself
+            last = ident_parts(tokens[name_token][1])[-1]
+            generated = sorted({f"{last}_def", *self._idents(j, type_end)})
+        # attributes written inside the declaration (on a `where` or `let rec` helper)
+        inner = self._inner_attributes(j, tail)
+        implicit = keyword == "instance" or _hands_to_automation(attrs + inner)
         decl = Decl(
             name=name,
             kind=kind,
@@ -851,6 +908,21 @@ class _FileScanner:
         if keyword == "axiom":
             self._finding(begin, "axiom", f"axiom `{name}` adds an unproved assumption")
         self.result.decls.append(decl)
+
+    def _inner_attributes(self, j: int, end: int) -> list[str]:
+        """Attributes of ``@[…]`` groups inside a declaration after its keyword (a ``where``
+        helper's ``@[simp]``): checked like any others, and they may hand the declaration's
+        text to automation."""
+        found: list[str] = []
+        low = bisect.bisect_left(self.attr_at, j)
+        high = bisect.bisect_left(self.attr_at, end)
+        for k in self.attr_at[low:high]:
+            attrs: list[str] = []
+            args: list[str] = []
+            self._attributes(k, end, attrs, args)
+            self._check_attributes(k, attrs, args)
+            found.extend(attrs)
+        return found
 
     def _content(self, begin: int, end: int) -> str:
         texts = self._texts

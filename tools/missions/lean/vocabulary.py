@@ -116,7 +116,6 @@ INERT_COMMANDS = frozenset(
         "compile_def",
         "proof_wanted",
         "recall",
-        "with_weak_namespace",
         "count_heartbeats",
         "deriving",
         "alias",

@@ -158,16 +158,10 @@ class Workspace:
         default_factory=dict, repr=False
     )
     _mentions: dict[int, list[str]] = field(default_factory=dict, repr=False)
-    _resolved: dict[tuple[str, int], list[str]] = field(default_factory=dict, repr=False)
-    #: scope tuples by identity: a resolution is memoized per (identifier, scope id), so a
-    #: long tuple of namespaces is hashed once per declaration, not once per identifier
-    _scope_ids: dict[tuple[str, ...], int] = field(default_factory=dict, repr=False)
-    _decl_scope_cache: dict[tuple[str, ...], tuple[tuple[str, ...], int]] = field(
+    _resolved: dict[str, list[str]] = field(default_factory=dict, repr=False)
+    _decl_scope_cache: dict[tuple[str, ...], tuple[str, ...]] = field(
         default_factory=dict, repr=False
     )
-    #: every proper prefix of every declaration name: a namespace nothing is declared in
-    #: cannot resolve anything
-    _namespaces: set[str] = field(default_factory=set, repr=False)
 
     def __post_init__(self) -> None:
         # the lexer stops at `#exit`, so declarations after it are never indexed; modules in
@@ -183,12 +177,6 @@ class Workspace:
                     by_last.setdefault(generated, []).append(decl.name)
         for key, names in by_last.items():
             by_last[key] = list(dict.fromkeys(names))
-        for name in self.by_name:
-            while "." in name:
-                name = name.rsplit(".", 1)[0]
-                if name in self._namespaces:
-                    break
-                self._namespaces.add(name)
 
     # ----------------------------------------------------------------- imports
     def is_workspace_module(self, module: str) -> bool:
@@ -268,61 +256,35 @@ class Workspace:
             self._scopes[module.name] = cached
         return cached
 
-    def _decl_scopes(self, module: Module, decl: Decl) -> tuple[tuple[str, ...], int]:
-        """The namespaces a name in ``decl`` may be read in, and their id (memoized: the
-        declarations of a file share a handful of namespaces and opens)."""
+    def _decl_scopes(self, module: Module, decl: Decl) -> tuple[str, ...]:
+        """The namespaces a name in ``decl`` may be read in (memoized: the declarations of a
+        file share a handful of namespaces and opens)."""
         key = (module.name, decl.namespace, *decl.opens)
         found = self._decl_scope_cache.get(key)
         if found is None:
             file_opens, _ = self.scope_of(module)
-            scopes = tuple(dict.fromkeys((*_prefixes(decl.namespace), *decl.opens, *file_opens)))
-            found = self._decl_scope_cache[key] = (scopes, self._scope_id(scopes))
+            found = tuple(dict.fromkeys((*_prefixes(decl.namespace), *decl.opens, *file_opens)))
+            self._decl_scope_cache[key] = found
         return found
 
-    def _scope_id(self, scopes: tuple[str, ...]) -> int:
-        found = self._scope_ids.get(scopes)
-        if found is None:
-            found = self._scope_ids[scopes] = len(self._scope_ids)
-        return found
+    def _resolve_in(self, ident: str) -> list[str]:
+        """Every workspace declaration ``ident`` may denote (an over-approximation, memoized).
 
-    def _resolve_in(self, ident: str, scopes: tuple[str, ...], scope_id: int) -> list[str]:
-        """Every workspace declaration ``ident`` may denote (an over-approximation), memoized
-        per scope list (``scope_id`` names ``scopes``).
-
-        The first component is read as Lean reads a name: relative to each of ``scopes``
-        (the enclosing namespaces, every opened or exported one) or to the root; a
-        generated name (``Foo.mk``, ``foo.eq_1``) maps to the declaration that made it.
-        Every later component may be field notation on a term of unknown type (``h.foo``,
-        ``x.le.trans``), so it may denote any declaration ending in it.
+        Whatever the scopes around it, each component of an identifier may denote every
+        declaration whose last component it is: the first is read relative to namespaces the
+        scanner may track wrongly (a command it does not model can move them), and every
+        later one may be field notation on a term of unknown type (``h.foo``, ``x.le.trans``).
+        Generated names (``Foo.mk``, ``foo.eq_1``, ``foo_def``) lead to the declaration that
+        made them through the same index.
         """
-        key = (ident, scope_id)
-        cached = self._resolved.get(key)
+        cached = self._resolved.get(ident)
         if cached is None:
-            cached = self._resolved[key] = self._resolve(ident, scopes)
+            by_last = self.by_last
+            found: list[str] = []
+            for part in ident.split("."):
+                found.extend(by_last.get(part, ()))
+            cached = self._resolved[ident] = found
         return cached
-
-    def _resolve(self, ident: str, scopes: tuple[str, ...]) -> list[str]:
-        by_last, by_name = self.by_last, self.by_name
-        parts = ident.split(".")
-        if not any(part in by_last for part in parts):
-            return []  # every candidate below ends in one of the components
-        found: list[str] = []
-        if parts[0] == "_root_":
-            parts = parts[1:]
-            prefixes: tuple[str, ...] = ("",)
-        else:
-            namespaces = self._namespaces
-            prefixes = (*(p for p in scopes if p in namespaces), "")
-        for prefix in prefixes:
-            for k in range(len(parts), 0, -1):
-                head = ".".join(parts[:k])
-                candidate = f"{prefix}.{head}" if prefix else head
-                if candidate in by_name:
-                    found.append(candidate)
-                    break
-        for part in parts[1:]:
-            found.extend(by_last.get(part, ()))
-        return found
 
     def mention_targets(self, module: Module, decl: Decl) -> list[str]:
         """Every workspace name ``decl`` may refer to (memoized per declaration)."""
@@ -346,22 +308,20 @@ class Workspace:
         self, module: Module, decl: Decl, mentions: Iterable[str], dots: Iterable[str]
     ) -> list[str]:
         renames = module.scan.renames
-        scopes, scope_id = self._decl_scopes(module, decl)
         names: list[str] = []
         for mention in mentions:
-            names.extend(self._resolve_in(mention, scopes, scope_id))
+            names.extend(self._resolve_in(mention))
             head, _, rest = mention.partition(".")
             for old in renames.get(head, ()):
-                names.extend(self._resolve_in(f"{old}.{rest}" if rest else old, scopes, scope_id))
+                names.extend(self._resolve_in(f"{old}.{rest}" if rest else old))
         for suffix in dots:  # `(t).a.b`, `t |>.a.b`, `(.a.b)`: every component is a field
-            for part in suffix.split("."):
-                names.extend(self.by_last.get(part, ()))
+            names.extend(self._resolve_in(suffix))
         return list(dict.fromkeys(names))
 
     def type_candidates(self, module: Module, decl: Decl, name: str) -> list[str]:
         """Declarations a name in ``decl``'s type may denote (no field notation: a type
         written as a single name has no term before it to project from)."""
-        scopes, _ = self._decl_scopes(module, decl)
+        scopes = self._decl_scopes(module, decl)
         renames = module.scan.renames
         head_only = name.split(".")
         found: list[str] = []
