@@ -139,6 +139,43 @@ def test_unreadable_file_is_a_local_fault(
     assert _statuses(two_missions)["two"][0] == "proved"
 
 
+def test_a_file_made_unreadable_is_never_answered_from_a_cache(
+    two_missions: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``chmod`` moves only a file's change time. With every cache warm (the stored answer,
+    the incremental state, the scans), status must still read the file again, and fail on
+    it exactly as a run without any cache does."""
+    from missions import fastpath
+
+    root = str(two_missions)
+    warm = CliRunner().invoke(app, ["status", "--json", "--root", root])
+    assert json.loads(warm.stdout)["missions"][0]["targets"][0]["status"] == "proved"
+    helper = two_missions / "Formal/One/Helper.lean"
+    helper.chmod(0)  # root can still read it: the denial below is what a user would meet
+    real_open = os.open
+
+    def guarded(path: str, *args: int) -> int:
+        if str(path) == str(helper):
+            raise PermissionError(13, "Permission denied", str(helper))
+        return real_open(path, *args)
+
+    monkeypatch.setattr(os, "open", guarded)
+    try:
+        cold = _statuses(two_missions)
+        # the start-up path answers only what it can vouch for, else leaves it to the CLI
+        served = fastpath.try_status(["status", "--json", "--root", root])
+        answers = [json.loads(capsys.readouterr().out)] if served else []
+        cli = CliRunner().invoke(app, ["status", "--json", "--root", root])
+        answers.append(json.loads(cli.stdout))
+    finally:
+        helper.chmod(0o644)
+    fault = "Formal/One/Helper.lean:1: cannot read the file: Permission denied"
+    assert cold["one"][0] == "stated" and fault in cold["one"][1]
+    for answer in answers:
+        one = next(m for m in answer["missions"] if m["id"] == "one")["targets"][0]
+        assert (one["status"], one["reasons"]) == (cold["one"][0], cold["one"][1])
+
+
 @pytest.mark.skipif(os.geteuid() == 0, reason="root can read a chmod 000 file")
 def test_chmod_000_file_is_a_local_fault(two_missions: Path) -> None:
     helper = two_missions / "Formal/One/Helper.lean"

@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 
 from missions import incremental
 from missions.cli import app
+from missions.roots import file_stamp
 from test_incremental import _incremental, _status, _write
 
 DEFS = """\
@@ -274,7 +275,7 @@ def test_texts_count_only_the_contents_that_were_scanned(tmp_path: Path) -> None
 
     def row(path: Path) -> list:
         info = path.stat()
-        return [info.st_size, info.st_mtime_ns]
+        return [info.st_size, file_stamp(info)]
 
     index = {str(p): row(p) for p in (plain, named)}
     store = SimpleNamespace(index=index)
@@ -286,7 +287,7 @@ def test_texts_count_only_the_contents_that_were_scanned(tmp_path: Path) -> None
         True,
         True,
     ]
-    index[str(plain)] = [row(plain)[0], row(plain)[1] - 1]  # scanned at another time
+    index[str(plain)] = [row(plain)[0], row(plain)[1] + "0"]  # scanned at another time
     stale = incremental._Texts(store, paths, {"fresh_fact"})  # type: ignore[arg-type]
     assert stale.mention("Plain")
     assert not incremental._Texts(store, paths, set()).mention("Plain")  # nothing to look for

@@ -17,7 +17,13 @@ import sys
 
 from missions import SCANNER_VERSION, __version__
 from missions.cache import cache_dir_for
-from missions.roots import lean_file_stats, library_roots, locate_root, root_problem
+from missions.roots import (
+    file_stamp,
+    lean_file_stats,
+    library_roots,
+    locate_root,
+    root_problem,
+)
 
 #: The stored answer: its fingerprint on the first line, then the exact ``--json`` output.
 RESULT_FILE = "status-result.txt"
@@ -47,7 +53,7 @@ def fingerprint(
     if stats is None:
         stats = lean_file_stats(top, library_roots(top))
     for path, stat in stats:
-        parts.append(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}")
+        parts.append(f"{path}\0{file_stamp(stat)}")
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
 
 

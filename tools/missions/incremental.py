@@ -67,6 +67,7 @@ from missions.roots import (
     MAX_LEAN_BYTES,
     SourceRoot,
     default_builds,
+    file_stamp,
     library_names,
     module_namer,
     read_regular,
@@ -368,17 +369,17 @@ def _changes(
         plan.removed.add(name_of(path))
     for path, stat in stats:
         row = store.index.get(path)
-        if row is not None and row[0] == stat.st_size and row[1] == stat.st_mtime_ns:
+        if row is not None and row[1] == file_stamp(stat):
             continue
         scanned = scan_file(path)
         if not scanned.sha:
             return None  # an unreadable file: the full command reports it
         name = name_of(path)
         if row is not None and row[2] == scanned.sha:  # touched, not changed
-            store.touch(path, scanned.size, scanned.mtime)
+            store.touch(path, scanned.size, scanned.stamp)
             continue
         scan = FileScan.from_json(json.loads(scanned.text))
-        store.record(path, scanned.size, scanned.mtime, scanned.sha, scan, scanned.text)
+        store.record(path, scanned.size, scanned.stamp, scanned.sha, scan, scanned.text)
         plan.changed[name] = scan
         if row is not None:
             old = store.known(row[2])
@@ -576,7 +577,7 @@ class _Texts:
         except OSError:
             return None
         row = self.store.index.get(path)
-        scanned = row is not None and row[0] == info.st_size and row[1] == info.st_mtime_ns
+        scanned = row is not None and row[1] == file_stamp(info)
         return data if scanned else None
 
     def blank(self, name: str, decls: list[Decl]) -> bool:

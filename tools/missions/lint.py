@@ -1714,9 +1714,9 @@ class _Run:
         if module.name not in self._stats:
             try:
                 info = os.stat(module.path)
-                self._stats[module.name] = [info.st_size, info.st_mtime_ns]
+                self._stats[module.name] = [info.st_size, info.st_mtime_ns, info.st_ctime_ns]
             except OSError:
-                self._stats[module.name] = [-1, -1]
+                self._stats[module.name] = [-1, -1, -1]
         return self._stats[module.name]
 
     def key(self, *parts: Any, modules: Iterable[Module]) -> str:

@@ -56,6 +56,13 @@ def read_regular(path: str, limit: int) -> tuple[bytes, os.stat_result]:
     return b"".join(chunks), info
 
 
+def file_stamp(stat: os.stat_result) -> str:
+    """What tells that a file may differ from when it was read: its size, modification time
+    and change time. ``chmod`` moves only the last, and a file that became unreadable must
+    be read again (and fail), never answered from what a cache kept of it."""
+    return f"{stat.st_size}:{stat.st_mtime_ns}:{stat.st_ctime_ns}"
+
+
 def read_lean_text(path: str) -> str:
     """A Lean source as text (UTF-8), through :func:`read_regular`."""
     return read_regular(path, MAX_LEAN_BYTES)[0].decode("utf-8")

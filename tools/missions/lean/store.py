@@ -24,10 +24,12 @@ from typing import Any
 
 from missions import SCANNER_VERSION
 from missions.lean.scan import FileScan
+from missions.roots import file_stamp
 
 DATABASE = f"scans-{SCANNER_VERSION}.sqlite"
 
-#: One index row: size, modification time (ns), sha256, imports, pin digest, fault or None.
+#: One index row: size, file stamp (:func:`missions.roots.file_stamp`), sha256, imports, pin
+#: digest, fault or None.
 IndexRow = list[Any]
 
 _SCHEMA = (
@@ -36,8 +38,8 @@ _SCHEMA = (
 )
 
 
-def index_row(size: int, mtime: int, sha: str, scan: FileScan) -> IndexRow:
-    return [size, mtime, sha, scan.imports, scan.digest, scan.error]
+def index_row(size: int, stamp: str, sha: str, scan: FileScan) -> IndexRow:
+    return [size, stamp, sha, scan.imports, scan.digest, scan.error]
 
 
 def _connect(directory: str) -> sqlite3.Connection | None:
@@ -87,10 +89,10 @@ class ScanStore:
         return store
 
     def cached(self, path: str, stat: os.stat_result) -> tuple[FileScan, str] | None:
-        """The stored scan of ``path`` and its content hash, if the file's size and
-        modification time are unchanged."""
+        """The stored scan of ``path`` and its content hash, if the file's stamp (size,
+        modification and change time) is unchanged."""
         row = self.index.get(path)
-        if row is None or row[0] != stat.st_size or row[1] != stat.st_mtime_ns:
+        if row is None or row[1] != file_stamp(stat):
             return None
         scan = self.known(row[2])
         return None if scan is None else (scan, row[2])
@@ -114,22 +116,22 @@ class ScanStore:
             return None
 
     def record(
-        self, path: str, size: int, mtime: int, sha: str, scan: FileScan, text: str | None = None
+        self, path: str, size: int, stamp: str, sha: str, scan: FileScan, text: str | None = None
     ) -> None:
         """Note a file's scan (``text``: its JSON, stored once per content) and index row."""
         if not sha:
             self.index.pop(path, None)  # unreadable: nothing worth remembering
         else:
-            self.index[path] = index_row(size, mtime, sha, scan)
+            self.index[path] = index_row(size, stamp, sha, scan)
             if text is not None:
                 self._new_scans[sha] = text
         self._changed_rows.add(path)
         self.dirty = True
 
-    def touch(self, path: str, size: int, mtime: int) -> None:
-        """The file's bytes are as indexed; only its size or modification time moved."""
+    def touch(self, path: str, size: int, stamp: str) -> None:
+        """The file's bytes are as indexed; only its stamp moved."""
         row = self.index[path]
-        self.index[path] = [size, mtime, *row[2:]]
+        self.index[path] = [size, stamp, *row[2:]]
         self._changed_rows.add(path)
         self.dirty = True
 

@@ -21,6 +21,7 @@ from missions.lean.scan import Decl, FileScan, scan_source
 from missions.lean.store import ScanStore
 from missions.roots import (
     MAX_LEAN_BYTES,
+    file_stamp,
     lean_file_stats,
     library_names,
     library_roots,
@@ -73,7 +74,8 @@ class ScannedFile:
 
     path: str
     size: int
-    mtime: int
+    #: :func:`missions.roots.file_stamp` of the file as it was read ("" if unreadable)
+    stamp: str
     sha: str
     text: str
 
@@ -88,14 +90,14 @@ def scan_file(path: str) -> ScannedFile:
         data, stat = read_regular(path, MAX_LEAN_BYTES)
     except OSError as exc:
         reason = exc.strerror or type(exc).__name__
-        return ScannedFile(path, -1, -1, "", _fault_json(1, f"cannot read the file: {reason}"))
+        return ScannedFile(path, -1, "", "", _fault_json(1, f"cannot read the file: {reason}"))
     sha = hashlib.sha256(data).hexdigest()
     try:
         text = json.dumps(scan_source(data.decode("utf-8")).to_json(), separators=(",", ":"))
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         text = _fault_json(line, "the file is not valid UTF-8")
-    return ScannedFile(path, stat.st_size, stat.st_mtime_ns, sha, text)
+    return ScannedFile(path, stat.st_size, file_stamp(stat), sha, text)
 
 
 #: Below this many files to scan, worker processes cost more than they save.
@@ -408,7 +410,7 @@ class WorkspaceLoading:
         store = self.store
         for scanned in self.scanning:
             scan = FileScan.from_json(json.loads(scanned.text))
-            store.record(scanned.path, scanned.size, scanned.mtime, scanned.sha, scan, scanned.text)
+            store.record(scanned.path, scanned.size, scanned.stamp, scanned.sha, scan, scanned.text)
             self.scans[scanned.path] = (scan, scanned.sha)
         modules: dict[str, Module] = {}
         name_of = module_namer(str(self.root), self.sources)
