@@ -340,3 +340,44 @@ def test_read_regular_reads_whole_files_up_to_the_limit(tmp_path: Path) -> None:
     assert too_big.value.errno == errno.EFBIG and "larger than 100 bytes" in str(too_big.value)
     with pytest.raises(IsADirectoryError):
         read_regular(str(tmp_path), 100)
+
+
+@pytest.mark.parametrize(
+    ("damage", "fault"),
+    [
+        ("binary", "the file is not valid UTF-8"),
+        ("latin-1", "the file is not valid UTF-8"),
+        ("oversize", "cannot read the file: larger than"),
+        ("directory", "import Formal.One.{which} not found"),
+    ],
+)
+@pytest.mark.parametrize("which", ["Proofs", "Statements"])
+def test_a_damaged_file_is_its_fault_never_a_missing_declaration(
+    two_missions: Path, damage: str, fault: str, which: str
+) -> None:
+    """A proof or statement file Lean could not read either is reported as what is wrong
+    with it (``path:line: …``), never as a declaration missing from the sources: the gate
+    then names the file, not ``missing-declaration``."""
+    path = two_missions / f"Formal/One/{which}.lean"
+    text = path.read_text(encoding="utf-8")
+    path.unlink()
+    if damage == "binary":
+        path.write_bytes(b"\x7fELF\x02\x01\x01\x00\xff\xfe" * 20)
+    elif damage == "latin-1":
+        path.write_bytes(text.replace("≤", "<=").encode() + "-- café\n".encode("latin-1"))
+    elif damage == "oversize":
+        path.write_text(text + "--" + "x" * (8 * 1024 * 1024) + "\n", encoding="utf-8")
+    else:
+        path.mkdir()
+    fault = fault.format(which=which)
+    status, reasons = _statuses(two_missions)["one"]
+    assert status == "stated"
+    where = "Formal/One.lean:" if damage == "directory" else f"Formal/One/{which}.lean:"
+    assert reasons[0].startswith(where) and fault in reasons[0], reasons
+    assert not any("missing" in r for r in reasons), reasons
+    assert _statuses(two_missions)["two"][0] == "proved"  # the fault stays local
+    check = CliRunner().invoke(app, ["check", "--json", "--root", str(two_missions)])
+    violations = json.loads(check.stdout)["violations"]
+    assert not [v for v in violations if v["rule"] == "missing-declaration"], violations
+    losses = [v for v in violations if v["rule"] == "status-regression"]
+    assert losses and fault in losses[0]["message"]  # the recorded proof lost, and why

@@ -195,3 +195,28 @@ def test_the_incremental_path_names_modules_by_source_directory(
     full = invoke("status", "--json", "--no-cache", "--root", root)
     assert text == full.stdout
     assert '"status": "stated"' in text
+
+
+def test_two_files_for_one_module_are_a_fault(make_workspace: Callable[..., Path]) -> None:
+    """A second library may provide a module the first one has: Lake reads one file for the
+    name, and which one is not the scanner's to guess. The clean copy must not vouch for a
+    sorry'd one (or the other way round)."""
+    root = _src_workspace(make_workspace, None)
+    lakefile = root / "lakefile.lean"
+    lakefile.write_text(
+        lakefile.read_text(encoding="utf-8")
+        + '\nlean_lib Extra where\n  srcDir := "extra"\n  roots := #[`Formal.Demo.Proofs]\n',
+        encoding="utf-8",
+    )
+    real = root / "src/Formal/Demo/Proofs.lean"
+    copy = root / "src/extra/Formal/Demo/Proofs.lean"  # under the package's srcDir
+    copy.parent.mkdir(parents=True)
+    copy.write_text(real.read_text(encoding="utf-8").replace("simp [Goal, h]", "sorry"), "utf-8")
+    result = invoke("status", "--json", "--root", root)
+    [mission] = json.loads(result.stdout)["missions"]
+    goal = next(t for t in mission["targets"] if t["id"] == "goal")
+    assert goal["status"] == "stated"
+    assert any(
+        "module Formal.Demo.Proofs is also provided by src/extra/Formal/Demo/Proofs.lean" in r
+        for r in goal["reasons"]
+    ), goal["reasons"]

@@ -403,6 +403,20 @@ def statement_closure_violations(
     return found
 
 
+def _hiding_faults(workspace: Workspace, root_module: str, statements_module: str) -> list[str]:
+    """What could hide a mission's declarations: faults and unresolved imports in its root's
+    and its statements' import closures (every faulty file, when the root itself cannot be
+    read). A declaration not found is then unreadable, not missing."""
+    found: list[str] = []
+    for start in (root_module, statements_module):
+        if start in workspace.modules:
+            found.extend(workspace.unresolved_in_closure(start))
+    root = workspace.modules.get(root_module)
+    if root is None or root.scan.error is not None:
+        found.extend(f for f in map(workspace.fault, workspace.modules.values()) if f)
+    return sorted(set(found))
+
+
 def _single(
     workspace: Workspace, name: str, root_module: str
 ) -> tuple[tuple[Module, Decl] | None, list[tuple[Module, Decl]]]:
@@ -549,6 +563,12 @@ def target_status(
         return result
     assert target.statement is not None
     statement, statements = _single(workspace, target.statement, mission.lean.module)
+    faults = _hiding_faults(workspace, mission.lean.module, mission.lean.statements_module)
+    if not statements and faults:
+        # not missing: in a file the scanner could not read, for all it knows
+        result.reasons.extend(faults)
+        result.reasons.append(f"statement {target.statement} is not in what could be read")
+        return result
     if not statements:
         result.status = "missing"
         result.reasons.append(f"statement {target.statement} is missing from the sources")
@@ -587,6 +607,10 @@ def target_status(
         result.reasons.append("no proof named")
         return result
     proof, proofs = _single(workspace, target.proof, mission.lean.module)
+    if not proofs and faults:
+        result.reasons.extend(faults)
+        result.reasons.append(f"proof {target.proof} is not in what could be read")
+        return result
     if not proofs:
         exits = [  # in path order, whichever order the modules were loaded in
             f"{rel}:{line}"

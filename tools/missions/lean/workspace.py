@@ -417,6 +417,15 @@ class WorkspaceLoading:
         for path, _ in self.stats:  # every file is in `scans`: from the cache or scanned now
             scan, sha = self.scans[path]
             name = name_of(path)
+            first = modules.get(name)
+            if first is not None:
+                # two libraries provide the module: which file Lake reads is not the
+                # scanner's to guess, so the module is a fault whichever it would be
+                other = os.path.relpath(path, self.root)
+                message = f"module {name} is also provided by {other}; Lake reads one of them"
+                scan = FileScan(error=(1, message))
+                modules[name] = Module(name=name, path=first.path, scan=scan, sha="")
+                continue
             modules[name] = Module(name=name, path=Path(path), scan=scan, sha=sha)
         return modules
 
