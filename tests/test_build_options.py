@@ -120,6 +120,16 @@ LAKEFILE_CODE = [
     ("target evil pkg : Unit := do\n  return .nil", "`target` may run code"),
     ("post_update pkg do\n  pure ()", "`post_update` may run code"),
     ('macro "evil" : command => `(#print axioms)', "`macro` changes how Lake"),
+    # settings that load native code into Lean or build something first, and any setting
+    # the scanner does not know: only known-inert ones pass
+    ("  plugins := #[evilPlugin]", "`plugins` is a Lake setting the scanner does not know"),
+    ("  dynlibs := #[evilLib]", "`dynlibs` is a Lake setting"),
+    ("  extraDepTargets := #[`evil]", "`extraDepTargets` is a Lake setting"),
+    ("  needs := #[evil]", "`needs` is a Lake setting"),
+    ("  bootstrap := true", "`bootstrap` is a Lake setting"),
+    ("  someFutureSetting := true", "`someFutureSetting` is a Lake setting"),
+    ("lean_lib Other where\n  moreLinkObjs := #[evil]", "`moreLinkObjs` is a Lake setting"),
+    ("lean_lib Other { needs := #[evil] }", "`needs` is a Lake setting"),
 ]
 
 
@@ -152,6 +162,9 @@ def test_lakefile_import_beyond_lake_runs_code(workspace: Path) -> None:
         "lean_exe tool where\n  root := `Main",
         'script hello do\n  IO.println "hi"\n  return 0',
         "def unused : Nat := 1",
+        '  version := v!"1.0.0"\n  description := "ML theory"\n  buildDir := "out"',
+        '  testDriver := "tests"\n  libName := "formal"\n  buildType := .debug',
+        "def opts : Nat :=\n  let twice := 2\n  twice",
     ],
 )
 def test_lakefile_declarations_and_harmless_arguments_stay_clean(
@@ -170,6 +183,8 @@ def test_lakefile_declarations_and_harmless_arguments_stay_clean(
         ('name = "x"\n[[lean_lib]]\nname = "Formal"\nsrcDir = "elsewhere"\n', 4, "`srcDir`"),
         ('name = "x"\n[leanOptions]\n"\\u0064ebug.skipKernelTC" = true\n', 3, "switches off"),
         ('name = "x\n', 1, "cannot be parsed"),
+        ('name = "x"\nplugins = ["evil"]\n', 2, "`plugins` is a Lake setting"),
+        ('name = "x"\n[[lean_lib]]\nname = "Formal"\ndynlibs = ["e"]\n', 4, "`dynlibs`"),
     ],
 )
 def test_lakefile_toml_is_parsed_not_grepped(

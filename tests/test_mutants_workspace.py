@@ -275,8 +275,9 @@ def test_the_layout_cross_check_names_the_file_and_the_risk(
         ("[leanOptions.weak.debug]\nskipKernelTC = true\n", [2]),
         # no line spells it: the table's line
         ('name = "p"\n[leanOptions]\n"\\u0064ebug.\\u0071" = true\n', [2]),
-        # only option tables hold options, and their keys are options, not settings
-        ('[other]\n"\\u0064ebug.x" = 1\n', []),
+        # only option tables hold options, and their keys are options, not settings; an
+        # unknown table is a setting the scanner does not know to be inert
+        ('[other]\n"\\u0064ebug.x" = 1\n', [1]),
         ("[leanOptions]\nglobs = true\nroots = 1\n", []),
         ("[moreServerOptions]\nsrcDir = 1\n", []),
         # a `#` inside a string does not start a comment that would hide the option's line

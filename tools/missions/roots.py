@@ -449,8 +449,7 @@ def _lake_tokens(text: str) -> list[tuple[int, str, str]] | None:
                 return None
             i = end + 1
         elif c == '"':
-            if tokens and tokens[-1][2].endswith("!"):
-                return None  # an interpolated string: its holes are code this reader skips
+            interpolated = bool(tokens) and tokens[-1][2].endswith("!")
             j, chars = i + 1, []
             while j < n and text[j] != '"':
                 if text[j] == "\\":
@@ -459,8 +458,8 @@ def _lake_tokens(text: str) -> list[tuple[int, str, str]] | None:
                     line += text[j] == "\n"
                     chars.append(text[j])
                 j += 1
-            if j >= n:
-                return None
+            if j >= n or (interpolated and "{" in chars):
+                return None  # an interpolated string's holes are code this reader skips
             tokens.append((line, "string", "".join(chars)))
             i = j + 1
         elif c == "`" and i + 1 < n and (text[i + 1].isalpha() or text[i + 1] in "_«"):

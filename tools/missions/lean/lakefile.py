@@ -65,6 +65,53 @@ _LITERAL_SYMBOLS = frozenset({"#", "[", "]", "⟨", "⟩", ",", "`", "(", ")", "
 _LITERAL_WORDS = frozenset({"true", "false"})
 #: Settings that link foreign code or load compiled workspace code into Lean.
 FOREIGN_CODE_SETTINGS = ("moreLinkArgs", "precompileModules")
+#: Lake settings known to change neither what Lean checks nor what code runs inside it
+#: (metadata, output directories, names, the C build of the library). Every other setting
+#: (``plugins``, ``dynlibs``, ``extraDepTargets``, ``needs``, ``bootstrap``, anything newer)
+#: may load native code into every Lean run or build something first, so it is a finding.
+INERT_SETTINGS = frozenset(
+    {
+        "name",
+        "version",
+        "versionTags",
+        "description",
+        "keywords",
+        "homepage",
+        "license",
+        "licenseFiles",
+        "readmeFile",
+        "reservoir",
+        "releaseRepo",
+        "buildArchive",
+        "preferReleaseBuild",
+        "testDriver",
+        "testDriverArgs",
+        "testRunner",
+        "lintDriver",
+        "lintDriverArgs",
+        "buildDir",
+        "leanLibDir",
+        "nativeLibDir",
+        "binDir",
+        "irDir",
+        "packagesDir",
+        "libName",
+        "exeName",
+        "libPrefixOnWindows",
+        "defaultFacets",
+        "buildType",
+        "backend",
+        "platformIndependent",
+        "moreLeancArgs",
+        "weakLeancArgs",
+        "supportInterpreter",
+    }
+)
+#: Settings read elsewhere: options and arguments (checked one by one), the layout (followed).
+CHECKED_SETTINGS = OPTION_SETTINGS | frozenset({"srcDir", "roots", "globs", "root"})
+_SETTINGS_KNOWN = INERT_SETTINGS | CHECKED_SETTINGS
+#: Words before ``name :=`` that make it a definition's or binding's name, not a setting.
+_BINDERS = frozenset({"def", "abbrev", "theorem", "lemma", "instance", "opaque", "let", "have"})
 _FOREIGN_WORD = re.compile("|".join(FOREIGN_CODE_SETTINGS))
 
 
@@ -133,10 +180,31 @@ def _lean_settings(root: Path, text: str) -> list[UnsafeSetting]:
                     arguments.append((line, _argument_message(argument)))
         elif kind == IDENT and value in FOREIGN_CODE_SETTINGS:
             add(line, f"`{value}` links foreign or precompiled code into the build", "link")
+        elif kind == IDENT and _unknown_setting(source, index):
+            add(
+                line,
+                f"`{value}` is a Lake setting the scanner does not know to be inert (it may "
+                "load native code into every Lean run or build something first)",
+            )
     for line, message in [*arguments, *_configuration_code(text)]:
         add(line, message)
     found.extend(_layout_settings(root, source))
     return _one_per_line(found)
+
+
+def _unknown_setting(source: Source, index: int) -> bool:
+    """Whether ``tokens[index]`` is a setting (``name :=`` first on its line or after
+    ``where``, ``{`` or ``,``, which no ``def`` or ``let`` binds) outside the known-inert and
+    checked ones."""
+    tokens = source.tokens
+    name, offset = tokens[index][1], tokens[index][2]
+    if index + 1 >= len(tokens) or tokens[index + 1][1] != ":=" or name in _SETTINGS_KNOWN:
+        return False
+    previous = tokens[index - 1][1] if index > 0 else ""
+    if previous in _BINDERS:
+        return False
+    first_on_line = not source.text[source.text.rfind("\n", 0, offset) + 1 : offset].strip()
+    return first_on_line or previous in ("where", "{", ",")
 
 
 def _configuration_code(text: str) -> Iterator[tuple[int, str]]:
@@ -218,6 +286,15 @@ def _toml_settings(text: str) -> list[UnsafeSetting]:
         return found
     for key, value in _toml_items(data):
         where = _toml_line(codes, key)
+        if key not in _SETTINGS_KNOWN | _TOML_TABLES:
+            found.append(
+                UnsafeSetting(
+                    "lakefile.toml",
+                    where,
+                    f"`{key}` is a Lake setting the scanner does not know to be inert (it may "
+                    "load native code into every Lean run or build something first)",
+                )
+            )
         if key in LAYOUT_SETTINGS:
             found.append(
                 UnsafeSetting(
@@ -245,6 +322,13 @@ def _toml_settings(text: str) -> list[UnsafeSetting]:
                     )
     # one finding per line: the parsed reading repeats what the line-wise one saw
     return _one_per_line(found)
+
+
+#: The tables of ``lakefile.toml`` and the keys of a ``[[require]]`` entry (a ``require``
+#: other than the pinned Mathlib is a finding of its own, see :mod:`missions.toolchain`).
+_TOML_TABLES = frozenset(
+    {"lean_lib", "lean_exe", "require", "git", "rev", "scope", "source", "path", "subDir"}
+)
 
 
 def _one_per_line(found: list[UnsafeSetting]) -> list[UnsafeSetting]:
