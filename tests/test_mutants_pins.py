@@ -4,7 +4,8 @@ suite silent (``benchmarks/mutation.py``).
 The recorded pin is data that outlives the code that wrote it: a digest computed differently
 would make every pin in every mission YAML look moved. So the digest is recomputed here from
 its definition (the sha256 over the closure's modules, sorted by name, of each name and its
-token digest), independently of :mod:`missions.pins`.
+token digest, then of each target's id, kind, statement and proof), independently of
+:mod:`missions.pins`.
 """
 
 from __future__ import annotations
@@ -27,11 +28,22 @@ from mutant_support import case_files
 Build = Callable[..., Path]
 
 
-def expected_pin(root: Path, modules: list[str]) -> str:
+#: The one target of the conftest mission YAML, as a pin covers it.
+CASE_TARGETS = [("goal", "goal", "Formal.Case.Goal", "Formal.Case.goal")]
+
+
+def expected_pin(
+    root: Path, modules: list[str], targets: list[tuple[str, ...]] | None = CASE_TARGETS
+) -> str:
+    """A pin (or, with ``targets=None``, a proof closure's digest) from its definition."""
     h = hashlib.sha256()
     for name in sorted(modules):
         text = (root / (name.replace(".", "/") + ".lean")).read_text(encoding="utf-8")
         h.update(name.encode() + b"\x00" + scan_source(text).digest.encode() + b"\n")
+    if targets is not None:
+        h.update(b"targets\x00")
+        for row in targets:
+            h.update("\x1f".join(row).encode() + b"\n")
     return f"sha256:{h.hexdigest()}"
 
 
@@ -333,7 +345,7 @@ def test_a_proof_closure_digest_covers_its_imports_and_ignores_comments(
     root = make_workspace(case_files(), {"case": "Formal.Case"}, use_git=False)
     closure = ["Formal.Case.Defs", "Formal.Case.Proofs", "Formal.Case.Statements"]
     digest = proof_closure_digest(load_workspace(root, use_cache=False), "Formal.Case.Proofs")
-    assert digest == expected_pin(root, closure)
+    assert digest == expected_pin(root, closure, None)
     defs = root / "Formal/Case/Defs.lean"
     defs.write_text(defs.read_text(encoding="utf-8") + "-- a comment\n", encoding="utf-8")
     assert proof_closure_digest(load_workspace(root, use_cache=False), "Formal.Case.Proofs") == (
@@ -341,7 +353,7 @@ def test_a_proof_closure_digest_covers_its_imports_and_ignores_comments(
     )
     defs.write_text(defs.read_text(encoding="utf-8") + "def three : ℕ := 3\n", "utf-8")
     moved = proof_closure_digest(load_workspace(root, use_cache=False), "Formal.Case.Proofs")
-    assert moved == expected_pin(root, closure) != digest
+    assert moved == expected_pin(root, closure, None) != digest
     proofs = root / "Formal/Case/Proofs.lean"
     proofs.write_text("import Formal.Case.Missing\n" + proofs.read_text("utf-8"), "utf-8")
     assert proof_closure_digest(load_workspace(root, use_cache=False), "Formal.Case.Proofs") is (

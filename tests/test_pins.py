@@ -91,17 +91,70 @@ def test_pin_records_digest_commit_and_history(demo: Path) -> None:
     assert "statement-pin" not in gate_rules(demo)
 
 
-def test_comments_and_layout_do_not_move_the_pin(demo: Path) -> None:
+def test_comments_blank_lines_and_spacing_do_not_move_the_pin(demo: Path) -> None:
     pin(demo)
     path = demo / "Formal/Demo/Statements.lean"
     text = path.read_text(encoding="utf-8")
     path.write_text(
         text.replace(
-            "def Goal : Prop := two + two = 4", "def Goal : Prop :=\n  two + two = 4 -- note"
+            "def Goal : Prop := two + two = 4",
+            "\n-- a note\n\ndef Goal  :  Prop := two /- sum -/ +   two = 4 -- note",
         ),
         encoding="utf-8",
     )
     assert "statement-pin" not in gate_rules(demo)
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        # Lean reads adjacency: `(x).f` projects, `(x) .f` applies; `a[i]` indexes, `a [i]`
+        # applies `a` to a list
+        ("two + two = 4", "two + two =4"),
+        ("two + two = 4", "two + two = 4 ∧ (two).succ = 3"),
+        # and columns at the start of a line (tactic blocks, `match` arms, `where` helpers)
+        ("two + two = 4", "\n  two + two = 4"),
+    ],
+)
+def test_layout_lean_reads_moves_the_pin(demo: Path, before: str, after: str) -> None:
+    path = demo / "Formal/Demo/Statements.lean"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace(before, after), encoding="utf-8")
+    pin(demo)
+    assert "statement-pin" not in gate_rules(demo)
+    moved = after.replace("=4", "= 4").replace("(two).succ", "(two) .succ")
+    moved = moved.replace("\n  two", "\n    two")
+    assert moved != after
+    path.write_text(text.replace(before, moved), encoding="utf-8")
+    assert "statement-pin" in gate_rules(demo)
+
+
+def test_pointing_a_target_at_another_statement_moves_the_pin(demo: Path) -> None:
+    """Which statement and proof a target names is part of the pin: repointing the goal at
+    an easier statement changes no Lean file, and must not pass unnoticed."""
+    path = demo / "Formal/Demo/Statements.lean"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(
+        text.replace("end Formal.Demo", "def Easy : Prop := True\n\nend Formal.Demo"), "utf-8"
+    )
+    git(demo, "commit", "-qam", "an easy statement")
+    pin(demo)
+    assert "statement-pin" not in gate_rules(demo)
+    yaml = demo / "missions/demo.yaml"
+    yaml.write_text(
+        yaml.read_text(encoding="utf-8").replace(
+            "statement: Formal.Demo.Goal", "statement: Formal.Demo.Easy"
+        ),
+        encoding="utf-8",
+    )
+    git(demo, "add", "-A")
+    git(demo, "commit", "-qm", "easier")
+    [message] = gate_rules(demo)["statement-pin"]
+    assert "a target's `statement:` or `proof:` did" in message
+    analysis = analyze(load_catalog(demo), load_workspace(demo))
+    [status] = analysis.missions[0].targets
+    assert status.status == "stated"
+    assert "statement closure changed since it was pinned" in status.reasons
 
 
 def test_proof_changes_do_not_move_the_pin(demo: Path) -> None:

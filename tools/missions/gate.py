@@ -154,6 +154,11 @@ def _pin_violations(analysis: Analysis, mission: MissionStatus) -> list[Violatio
         f"statement closure changed since the pin {pin.recorded} "
         f"(now {pin.digest}); {'changed' if changed else 'closure'} files: {files}"
     )
+    if changed == []:  # git vouches for every file: what moved is in the mission YAML
+        message += (
+            "; no closure file changed since the pin, so a target's `statement:` or "
+            "`proof:` did (the pin covers which declarations the targets name)"
+        )
     if commits and since:
         message += f"; commits since {since[:10]}: {history}"
     elif since:

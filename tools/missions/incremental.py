@@ -708,7 +708,8 @@ def _repin(mission: dict[str, Any], digests: dict[str, str]) -> bool:
     closure = mission["statement_closure"]
     if any(name not in digests for name in closure):
         return False
-    current = digest_of({name: digests[name] for name in closure})
+    binding = [(t[0], t[1], t[2], t[3]) for t in mission["targets"]]
+    current = digest_of({name: digests[name] for name in closure}, binding)
     if current == pin["current"]:
         return True
     before = json.loads(mission["text"])

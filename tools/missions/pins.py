@@ -2,9 +2,10 @@
 
 A mission's *statement closure* is its Statements module and every workspace module that it
 imports, transitively. Proofs can never change what the closure means, so its hash, taken
-over the normalized token stream of each module (comments and layout removed), pins the
-statements. ``missions pin`` records the hash with the commit and a history entry;
-``missions check`` recomputes it and names the files and commits that moved it.
+over the normalized token stream of each module (comments removed, the layout Lean reads
+kept), together with which statement and proof each target names, pins the statements.
+``missions pin`` records the hash with the commit and a history entry; ``missions check``
+recomputes it and names the files and commits that moved it.
 """
 
 from __future__ import annotations
@@ -41,22 +42,38 @@ class PinState:
         return self.digest is not None and self.digest == self.recorded
 
 
+#: What a pin covers of each target besides the closure: (id, kind, statement, proof).
+Binding = tuple[str, str, str | None, str | None]
+
+
 def statement_closure(workspace: Workspace, mission: Mission) -> list[str]:
     return workspace.closure(mission.lean.statements_module)
+
+
+def bindings(mission: Mission) -> list[Binding]:
+    """Which statement and proof each target names: pointing the goal at an easier
+    milestone's statement changes no Lean file, so the pin covers it too."""
+    return [(t.id, t.kind, t.statement, t.proof) for t in mission.targets]
 
 
 def closure_digest(workspace: Workspace, modules: list[str]) -> str:
     return digest_of({name: workspace.modules[name].scan.digest for name in modules})
 
 
-def digest_of(digests: dict[str, str]) -> str:
-    """The pin of a closure, from each module's token digest (by module name)."""
+def digest_of(digests: dict[str, str], binding: list[Binding] | None = None) -> str:
+    """The digest of a closure, from each module's token digest (by module name), and, for a
+    pin, the targets' bindings."""
     h = hashlib.sha256()
     for name in sorted(digests):
         h.update(name.encode())
         h.update(b"\x00")
         h.update(digests[name].encode())
         h.update(b"\n")
+    if binding is not None:
+        h.update(b"targets\x00")
+        for row in binding:
+            h.update("\x1f".join(part or "" for part in row).encode())
+            h.update(b"\n")
     return f"sha256:{h.hexdigest()}"
 
 
@@ -75,7 +92,8 @@ def pin_state(workspace: Workspace, mission: Mission) -> PinState:
         return PinState([], None, recorded, [f"statements module {start} not found"])
     modules = statement_closure(workspace, mission)
     problems = workspace.unresolved_in_closure(start)
-    digest = None if problems else closure_digest(workspace, modules)
+    digests = {name: workspace.modules[name].scan.digest for name in modules}
+    digest = None if problems else digest_of(digests, bindings(mission))
     return PinState(modules, digest, recorded, problems)
 
 

@@ -213,12 +213,29 @@ class _Scope:
     variables: bool = False
 
 
-def token_digest(tokens: list[Token], exit_cut: bool) -> str:
-    """sha256 of the token stream with comments and layout removed (what a pin hashes)."""
+def token_digest(tokens: list[Token], exit_cut: bool, text: str) -> str:
+    """sha256 of the token stream with comments removed (what a pin hashes).
+
+    Lean's grammar reads some layout: ``(x).f`` is a projection and ``(x) .f`` is not,
+    ``a[i]`` indexes and ``a [i]`` applies ``a`` to a list, and tactic blocks follow columns.
+    So each token records whether anything (space or comment) separates it from the one
+    before, and a token that starts a line records its column: reformatting that changes
+    either moves the pin, which is the safe direction; the amount of space inside a line,
+    blank lines and comments do not.
+    """
     names = KIND_NAMES
-    stream = "".join(
-        f"{names[kind]}\x1f{text}\x1e" for kind, text, _ in tokens if kind != DOC and kind != MODDOC
-    )
+    parts: list[str] = []
+    previous_end: int | None = None  # the end of the last token the digest keeps
+    for kind, value, offset in tokens:
+        if kind in (DOC, MODDOC):
+            continue  # docs are free to change: they count as the space they fill
+        if previous_end is None or "\n" in text[previous_end:offset]:
+            layout = f"n{offset - text.rfind(chr(10), 0, offset) - 1}"  # starts a line
+        else:
+            layout = "s" if offset > previous_end else ""
+        parts.append(f"{names[kind]}\x1f{value}\x1f{layout}\x1e")
+        previous_end = offset + len(value)
+    stream = "".join(parts)
     if exit_cut:
         stream += "#exit"
     return hashlib.sha256(stream.encode()).hexdigest()
@@ -333,7 +350,7 @@ class _FileScanner:
             result.exit_line = src.line(src.exit_offset)
         if src.error is not None:
             result.error = (src.line(src.error.offset), src.error.message)
-        result.digest = token_digest(tokens, src.exit_offset is not None)
+        result.digest = token_digest(tokens, src.exit_offset is not None, src.text)
         return result
 
     def _header(self) -> int:
