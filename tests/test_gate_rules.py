@@ -197,7 +197,7 @@ def test_stop_in_a_proof_leaves_it_stated(demo_workspace: Build) -> None:
     goal = target_of(data, "demo", "goal")
     assert goal["status"] == "stated"
     where = f"Formal/Demo/Proofs.lean:{line_of(proofs, '  stop')}"
-    assert any(r.startswith("sorry in Formal.Demo.goal") and where in r for r in goal["reasons"])
+    assert any(r.startswith("`stop` in Formal.Demo.goal") and where in r for r in goal["reasons"])
 
 
 def test_a_command_right_after_the_imports_is_scanned(demo_workspace: Build) -> None:

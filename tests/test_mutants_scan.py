@@ -385,16 +385,29 @@ def test_open_inside_a_namespace_may_mean_each_enclosing_reading() -> None:
     assert scan.opens == expected
 
 
-def test_stop_is_a_sorry_only_where_a_tactic_can_be() -> None:
+def test_a_word_that_admits_counts_wherever_it_stands() -> None:
+    """``stop`` is ``repeat sorry``: ``try stop``, ``first | stop``, ``{ stop }`` and a name
+    ``stop`` all count (a name is the price of never missing the tactic)."""
     scan = scan_source(
         "theorem a : True := by\n  stop\n  trivial\n"
         "theorem b : True := by stop\n"
         "def stop := 1\n"
-        "theorem c : True := by\n  simp\n  stop\n"  # a tactic on a line of its own
+        "theorem c : True := by\n  simp\n  try stop\n"
+        "theorem d : True := by first | stop | trivial\n"
+        "theorem e : True := by { stop }\n"
     )
-    assert scan.sorry_lines == [2, 4, 8]
-    assert scan_source("by stop").sorry_lines == [1]
-    assert scan_source("stop x ;").sorry_lines == []  # the first token has nothing before it
+    assert scan.sorry_lines == [2, 4, 5, 8, 9, 10]
+    assert scan.admits == [
+        (2, "stop"),
+        (4, "stop"),
+        (5, "stop"),
+        (8, "stop"),
+        (9, "stop"),
+        (10, "stop"),
+    ]
+    assert scan_source("stop x ;").sorry_lines == [1]
+    assert scan_source("theorem p : True := by plausible").admits == [(1, "plausible")]
+    assert scan_source("theorem p : True := by sorry").admits == []  # sorry says so itself
 
 
 def test_an_erased_name_is_not_an_argument_of_the_next_attribute() -> None:
@@ -430,22 +443,34 @@ def test_attribute_names_skip_scope_markers_and_keep_erasures(text: str, attrs: 
     assert found.attrs == attrs
 
 
-def test_native_is_native_computation_only_as_a_config_flag() -> None:
+def test_native_counts_wherever_it_stands_and_so_does_an_unreadable_configuration() -> None:
     scan = scan_source(
         "theorem t (native : ℕ) : True := trivial\ntheorem u : True := by decide +native\n"
         "theorem v : True := by decide (config := {native := true})\n"
         "def x : Bool := native\n"
+        "theorem w : True := by decide (config := cfg)\n"
+        "theorem y : True := by decide (config := ⟨false, true⟩)\n"
+        "theorem z : True := by decide (config := { base with kernel := true })\n"
+        "theorem ok : True := by decide (config := { kernel := true })\n"
+        "def config := 1\n"
     )
-    assert [(f.line, f.code) for f in scan.findings] == [(2, "native"), (3, "native")]
-    assert [d.natives for d in scan.decls] == [[], [2], [3], []]
-    # the first word of a file has no flag sign before it, whatever the file ends with
-    assert scan_source("native x +").findings == []
+    assert [(f.line, f.code) for f in scan.findings] == [
+        (1, "native"),
+        (2, "native"),
+        (3, "native"),
+        (4, "native"),
+        (5, "native"),
+        (6, "native"),
+        (7, "native"),
+    ]
+    assert [d.natives for d in scan.decls] == [[1], [2], [3], [4], [5], [6], [7], [], []]
 
 
 @pytest.mark.parametrize(
     ("text", "codes"),
     [
-        ("theorem t : True := by exact native", []),
+        ("theorem t : True := by exact native", ["native"]),
+        ("theorem t : True := by decide (config :=", ["native"]),
         ("def x := {native :=", ["native"]),
         ("+ native", ["native"]),
         ("theorem t : True := trivial\nset_option debug.skipKernelTC", ["debug"]),
@@ -468,9 +493,12 @@ def test_a_doc_comment_starts_the_declaration_it_documents() -> None:
         "theorem a : True := by\n  trivial\n/-- doc -/\ntheorem b : True := trivial\n"
     )
     assert [(d.name, d.line, d.end_line) for d in scan.decls] == [("a", 1, 2), ("b", 3, 4)]
-    # a doc comment that documents nothing (the file ends) stays with the command before it
+    # a doc comment that documents nothing inside a term is a break Lean rejects: the
+    # declaration ends before it, and what follows counts both ways (here: nothing)
     dangling = scan_source("theorem t : True := trivial\n/-- dangling -/\n")
-    assert [(d.name, d.line, d.end_line) for d in dangling.decls] == [("t", 1, 2)]
+    assert [(d.name, d.line, d.end_line) for d in dangling.decls] == [("t", 1, 1)]
+    hidden = scan_source("theorem t : True := trivial\n/-- dangling -/ sorry\n")
+    assert [d.sorries for d in hidden.decls] == [[2], [2]]  # `t`'s tail, and its own
 
 
 @pytest.mark.parametrize(

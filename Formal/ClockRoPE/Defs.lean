@@ -123,10 +123,10 @@ instance (f : ℝ → ℝ) : SigmaFinite (spectralMeasure f) :=
 probability measure: its total mass is `∫⁻ ofReal τ = ofReal (∫ τ) = 1`. -/
 theorem isProbabilityMeasure_spectralMeasure {f : ℝ → ℝ}
     (hτ : IsProbabilityDensity (spectralDensity f)) : IsProbabilityMeasure (spectralMeasure f) := by
-  obtain ⟨hnonneg, hint, hmass⟩ := hτ
+  obtain ⟨hnonneg, hInt, hmass⟩ := hτ
   refine ⟨?_⟩
   rw [spectralMeasure, withDensity_apply _ MeasurableSet.univ, Measure.restrict_univ,
-    ← ofReal_integral_eq_lintegral_ofReal hint (ae_of_all _ hnonneg), hmass, ENNReal.ofReal_one]
+    ← ofReal_integral_eq_lintegral_ofReal hInt (ae_of_all _ hnonneg), hmass, ENNReal.ofReal_one]
 
 /-- The joint law of `n` i.i.d. frequencies `ξ_0, …, ξ_{n-1} ∼ τ`: the finite product
 `Measure.pi` of `n` independent copies of `spectralMeasure f`. Expectations and probabilities

@@ -185,7 +185,7 @@ _TERM_STOP = frozenset(
         "calc",
     }
 )
-_BINDER_HEADS = frozenset({"∀", "∃", "fun", "λ", "Π", "Σ", "∑", "∏", "⋃", "⋂"})
+_BINDER_HEADS = frozenset({"∀", "∃", "fun", "λ", "Π", "Σ", "Σ'", "∑", "∏", "∑'", "∏'", "⋃", "⋂"})
 
 _INTEGRALS = frozenset(
     {
@@ -290,7 +290,7 @@ _REAL_TYPES = frozenset(
 )
 _NONNEG_TYPES = frozenset({"ℝ ≥ 0", "ℝ ≥ 0 ∞", "NNReal", "ENNReal"})
 _REAL_PREFIXES = ("Real.", "Complex.", "NNReal.", "ENNReal.")
-_RISKY_SYMBOLS = frozenset({"∫", "⨍", "∑", "∏"})
+_RISKY_SYMBOLS = frozenset({"∫", "⨍", "∑", "∏", "∑'", "∏'", "∑'[", "∏'["})
 _RISKY_NAMES = _INTEGRALS | _SUMS | _DERIVS
 _NAT_FUNCS = frozenset(
     {"card", "length", "finrank", "choose", "factorial", "natAbs", "toNat", "natDegree"}
@@ -1063,10 +1063,8 @@ def _risky_sites(decl: _Decl, by_last: dict[str, list[_Decl]]) -> list[tuple[str
                 sites.append(("missing-integrability", token, "∫"))
         elif kind == SYMBOL and text == "⨍":
             sites.append(("missing-integrability", token, "⨍"))
-        elif (
-            kind == SYMBOL and text in ("∑", "∏") and adjacent and nxt is not None and nxt[1] == "'"
-        ):
-            sites.append(("missing-summability", token, text + "'"))
+        elif kind == SYMBOL and text in ("∑'", "∏'", "∑'[", "∏'["):  # one token, as in Lean
+            sites.append(("missing-summability", token, text.rstrip("[")))
         elif kind == IDENT:
             last = _last(text)
             if last in by_last:
@@ -1219,7 +1217,7 @@ class _Arith:
             return self.tree_kind(inner)
         if text == "‖":
             return "real"
-        if text in ("∑", "∏"):
+        if text in ("∑", "∏", "∑'", "∏'"):
             commas = _depth0(tokens, [","])
             return self.tree_kind(tokens[commas[0] + 1 :]) if commas else None
         powers = _depth0(tokens, ["^"])

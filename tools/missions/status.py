@@ -196,8 +196,16 @@ class _Reach:
             rel = module.rel(root)
             label = decl.name if not decl.name.startswith("<") else f"{decl.kind} command"
             suffix = f" ({via})" if via else ""
+            words = dict(module.scan.admits) if module.scan.admits else {}
             for line in decl.sorries:
-                reasons.append(f"sorry in {label} at {rel}:{line}{suffix}")
+                word = words.get(line)
+                if word is None:
+                    reasons.append(f"sorry in {label} at {rel}:{line}{suffix}")
+                else:  # `plausible`, `stop`: a word of the vocabulary that admits
+                    reasons.append(
+                        f"`{word}` in {label} at {rel}:{line}{suffix} may close a goal without "
+                        "a proof (sorry)"
+                    )
             for line in decl.natives:
                 reasons.append(
                     f"native computation in {label} at {rel}:{line}{suffix} "

@@ -33,6 +33,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Final
 
+from missions.lean.vocabulary import INTERPOLATING_WORDS, TABLE
+
 IDENT: Final = 1
 NUMBER: Final = 2
 STRING: Final = 3
@@ -73,10 +75,33 @@ _ATOM = f"(?:[{_ID_FIRST}][{_ID_REST}]*|«[^»]*»)"
 
 #: Whitespace as ``Char.isWhitespace`` knows it, and line comments; skipped before a token.
 _SKIP = r"[ \t\r\n]*(?:--[^\n]*[ \t\r\n]*)*"
+_IDENT_START = re.compile(f"[{_ID_FIRST}«]")
+_HASH_WORD = re.compile(r"\#[A-Za-z_][A-Za-z0-9_!?]*")
+
+
+def _lexical(token: str) -> bool:
+    """Whether Lean reading ``token`` whole (its tokenizer takes the longest token of its
+    table) changes what this lexer sees as a comment, string or character: ``//`` before
+    ``-`` is no comment, ``⊕'`` no character literal, ``#check'`` one command. Identifier-like
+    tokens are read whole by the identifier pattern already, and a comment opener wins over
+    any token in Lean's tokenizer too."""
+    if len(token) < 2 or token.startswith(("--", "/-")) or _IDENT_START.match(token):
+        return False
+    if token[0] == "#":
+        return _HASH_WORD.fullmatch(token) is None
+    return token[0] == "/" or any(c in token[1:] for c in "'\"-/«")
+
+
+#: The symbol tokens of the pinned sources' syntax (the generated vocabulary) that this
+#: lexer must read whole, longest first, as Lean's tokenizer does.
+LEXICAL_TOKENS: Final = tuple(
+    sorted((t for t in TABLE["tokens"] if _lexical(t)), key=lambda t: (-len(t), t))
+)
 
 _TOKEN = re.compile(
     rf"""(?>{_SKIP})(?:
-      (?P<raw>r\#*")
+      (?P<table>{"|".join(re.escape(t) for t in LEXICAL_TOKENS)})
+    | (?P<raw>r\#*")
     | (?P<ident>{_ATOM}(?:\.{_ATOM})*)
     | (?P<number>0[xX][0-9a-fA-F_]+|0[bB][01_]+|0[oO][0-7_]+
          |[0-9][0-9_]*(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)
@@ -85,7 +110,7 @@ _TOKEN = re.compile(
     | (?P<quote>")
     | (?P<apos>')
     | (?P<guillemet>«)
-    | (?P<symbol>:=|=>|->|<-|<;>|<\|>|\|>\.|\|>|<\||\.\.\.|\.\.|::|@\[|%\[|⁻¹'|.)
+    | (?P<symbol>:=|=>|->|<-|<;>|<\|>|\|>\.|\|>|<\||\.\.\.|\.\.|::|@\[|%\[|.)
     )""",
     re.VERBOSE | re.DOTALL,
 )
@@ -94,10 +119,6 @@ _BLOCK_MARK = re.compile(r"/-|-/")
 _PLAIN_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _PIECE = re.compile(r'(?:[^"\\{]|\\.)*', re.DOTALL)
 
-#: Symbols that, followed by ``'``, form one token (``∑'``, ``∏'``, ``×'``, ``Σ'``, ``∘'``;
-#: ``⁻¹'`` and ``''`` are matched whole). Anywhere else a quote that does not continue a name
-#: starts a character literal, as in ``tokenFnAux``.
-_QUOTE_SUFFIXED: Final = frozenset("∑∏×Σ∘")
 
 #: Syntax that Lean parses with ``interpolatedStr(term)`` right before the string.
 INTERPOLATION_HEADS: Final = frozenset({"s!", "m!", "f!", "println!", "dbg_trace", "throwError"})
@@ -115,6 +136,11 @@ INTERPOLATION_HEADS_WITH_ARGUMENTS: Final = {
 #: Prefixes of names after which an unknown syntax could take an interpolated string: a
 #: string shortly after one is read both ways.
 _MESSAGE_PREFIXES: Final = ("throw", "log", "trace", "dbg", "panic", "println", "assert")
+#: Words whose syntax in the pinned sources takes an interpolated string somewhere after them
+#: (``aesop_trace[…] "…"``): a string shortly after one is read both ways too.
+_INTERPOLATING: Final = frozenset(head.rstrip("[(") for head in INTERPOLATING_WORDS) | frozenset(
+    INTERPOLATING_WORDS
+)
 
 
 class LexError(Exception):
@@ -196,6 +222,9 @@ class _Lexer:
             end = m.end()
             if kind == "ident":
                 tokens.append((IDENT, m.group(kind), start))
+            elif kind == "table":
+                value = m.group(kind)
+                tokens.append((HASH if value[0] == "#" else SYMBOL, value, start))
             elif kind == "symbol":
                 value = m.group(kind)
                 if holes:
@@ -306,6 +335,7 @@ class _Lexer:
         for kind, value, _ in tokens[-12:]:
             if kind == IDENT and (
                 value in INTERPOLATION_HEADS_WITH_ARGUMENTS
+                or value in _INTERPOLATING
                 or value.endswith("!")
                 or value.startswith(_MESSAGE_PREFIXES)
             ):
@@ -352,13 +382,12 @@ class _Lexer:
 
     # ------------------------------------------------------------ quotes
     def _apostrophe(self, start: int) -> int:
+        """A quote no table token took (``∑'``, ``⊕'`` are read whole before this): a
+        character literal, or Lean's ``''`` (a name quotation) or a stray quote."""
         text = self.text
         if text.startswith("''", start):
             self.tokens.append((SYMBOL, "''", start))
             return start + 2
-        if start > 0 and text[start - 1] in _QUOTE_SUFFIXED:
-            self.tokens.append((SYMBOL, "'", start))  # the tail of ∑' ∏' ×' Σ' ∘'
-            return start + 1
         m = _CHAR.match(text, start)
         if m is None:
             self.tokens.append((SYMBOL, "'", start))

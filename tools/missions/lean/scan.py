@@ -157,6 +157,9 @@ class FileScan:
     #: why the scanner is not certain of the file's scopes, as (line, message): where it is
     #: not, the full names it gives declarations may not be Lean's
     structure: list[tuple[int, str]] = field(default_factory=list)
+    #: words besides ``sorry`` that may close a goal without a proof, as (line, word); their
+    #: lines are among the sorry lines
+    admits: list[tuple[int, str]] = field(default_factory=list)
     exit_line: int | None = None
     error: tuple[int, str] | None = None
     digest: str = ""
@@ -177,6 +180,7 @@ class FileScan:
             "unknown": self.unknown,
             "placeholders": self.placeholders,
             "structure": self.structure,
+            "admits": self.admits,
             "exit_line": self.exit_line,
             "error": self.error,
             "digest": self.digest,
@@ -196,6 +200,7 @@ class FileScan:
             unknown=[(line, word) for line, word in data["unknown"]],
             placeholders=[(line, text) for line, text in data["placeholders"]],
             structure=[(line, text) for line, text in data["structure"]],
+            admits=[(line, word) for line, word in data["admits"]],
             exit_line=data["exit_line"],
             error=(data["error"][0], data["error"][1]) if data["error"] else None,
             digest=data["digest"],
@@ -266,8 +271,10 @@ def _hands_to_automation(attrs: list[str]) -> bool:
     return any(not a.startswith("-") and a not in INERT_ATTRIBUTES for a in attrs)
 
 
-#: What an identifier can be to the one-pass scan, looked up once per identifier.
-_SORRY, _NATIVE, _SEARCH, _ENV, _OPTION, _OPEN, _IMPORT, _STOP, _NATIVE_WORD = range(9)
+#: What a token can be to the one-pass scan, looked up once per token. The dangerous words
+#: come from the generated vocabulary and count wherever they stand as a token: a word that
+#: admits, trusts compiled code, searches or runs code is never read as harmless by position.
+_SORRY, _NATIVE, _SEARCH, _ENV, _OPTION, _OPEN, _IMPORT, _CONFIG = range(8)
 _SPECIAL: dict[str, int] = {
     **{word: _NATIVE for word in NATIVE_IDENTS},
     **{word: _SEARCH for word in SEARCH_TACTICS},
@@ -277,12 +284,13 @@ _SPECIAL: dict[str, int] = {
     "open": _OPEN,
     "export": _OPEN,
     "import": _IMPORT,
-    "stop": _STOP,
-    "native": _NATIVE_WORD,
+    "config": _CONFIG,
 }
 _PLACEHOLDER = re.compile(rf"\b{PLACEHOLDER}\b")
-#: Tokens after which ``stop`` is the tactic (``repeat sorry``), not a name.
-_TACTIC_POSITION = frozenset({"by", ";", "<;>", "·", ".", "(", "=>", "then", "else"})
+#: Declarations whose body is one term (before any ``where``).
+_TERM_DECLS = frozenset(
+    {"theorem", "lemma", "def", "abbrev", "example", "opaque", "instance", "irreducible_def"}
+)
 #: What may sit between a command's docs, attributes and modifiers and its keyword.
 _PREFIX_WORDS = MODIFIERS
 
@@ -386,22 +394,20 @@ class _FileScanner:
         text = tokens[j][1]
         if code == _SORRY:
             self.sorry_at.append(j)
-        elif code == _STOP:
-            # the `stop` tactic is `repeat sorry`; only in tactic position
-            if j > 0:
-                _, prev_text, prev_offset = tokens[j - 1]
-                newline = self.src.text.find("\n", prev_offset, tokens[j][2]) >= 0
-                if prev_text in _TACTIC_POSITION or newline:
-                    self.sorry_at.append(j)
-        elif code == _NATIVE or (
-            code == _NATIVE_WORD
-            and (
-                (j > 0 and tokens[j - 1][1] == "+")
-                or (j + 1 < len(tokens) and tokens[j + 1][1] == ":=")
-            )
-        ):
+            if ident_name(text) not in ("sorry", "sorryAx", "_root_.sorryAx"):
+                self.result.admits.append((self.line(j), text))
+        elif code == _NATIVE:
             self.native_at.append(j)
             self._finding(j, "native", f"`{text}` trusts compiled code (adds an axiom)")
+        elif code == _CONFIG:
+            if not self._readable_config(j):
+                self.native_at.append(j)
+                self._finding(
+                    j,
+                    "native",
+                    "a tactic configuration the scanner cannot read may switch on compiled "
+                    "evaluation (write it as `+option` flags or `{ field := value }`)",
+                )
         elif code == _SEARCH:
             self.search_at.append(j)
         elif code == _ENV:
@@ -419,6 +425,30 @@ class _FileScanner:
             self._finding(j, "import", "`import` after the header: Lean rejects this file")
             if j + 1 < len(tokens) and tokens[j + 1][0] == IDENT:
                 self.result.imports.append((ident_name(tokens[j + 1][1]), self.line(j + 1)))
+
+    def _readable_config(self, j: int) -> bool:
+        """``(config := { f := v, … })`` spells every field it sets; a configuration given
+        any other way (a name, ``⟨…⟩``, ``{ c with … }``) may set ``native := true`` unseen.
+        A ``config`` that is not such an argument is an ordinary name."""
+        tokens = self.tokens
+        if not (j > 0 and tokens[j - 1][1] == "(" and j + 1 < len(tokens)):
+            return True
+        if tokens[j + 1][1] != ":=":
+            return True
+        if j + 2 >= len(tokens) or tokens[j + 2][1] != "{":
+            return False
+        depth = 0
+        for k in range(j + 2, len(tokens)):
+            kind, value, _ = tokens[k]
+            if kind == SYMBOL and value in OPEN_BRACKETS:
+                depth += 1
+            elif kind == SYMBOL and value in CLOSE_BRACKETS:
+                depth -= 1
+                if depth == 0:
+                    return True
+            elif depth == 1 and value in ("with", "..", "__"):
+                return False
+        return False
 
     def _placeholders(self, doc: str, offset: int) -> None:
         text = self.src.text
@@ -483,6 +513,9 @@ class _FileScanner:
         certain = True
         in_body = False  # inside a declaration, or a command that may hold a term
         in_prefix = False  # among docs, attributes and modifiers before a keyword
+        #: inside a theorem's or definition's term, before any `where`: no doc comment or
+        #: attribute belongs there, so one that starts no command is a break Lean rejects
+        in_term = False
         for i in range(start, len(tokens)):
             kind, value, offset = tokens[i]
             top = depth == 0
@@ -502,28 +535,28 @@ class _FileScanner:
                     ):
                         boundary = False  # a word at column 0: perhaps an unknown command
             elif kind == SYMBOL:
+                code = special.get(value)
+                if code is not None:
+                    self._special(i, code)  # a symbol word (`∎` runs `try?`)
                 if value == "@[":
                     self.attr_at.append(i)
-                if (
-                    value == "@["
-                    and top
-                    and i > begin
-                    and not in_prefix
-                    and self._leads_to_command(i)
-                ):
-                    boundary = True
+                if value == "@[" and top and i > begin and not in_prefix:
+                    if self._leads_to_command(i):
+                        boundary = True
+                    elif in_term:
+                        boundary = False
             elif kind in (DOC, MODDOC):
                 if PLACEHOLDER in value:
                     self._placeholders(value, offset)
-                if (
-                    kind == DOC
-                    and top
-                    and i > begin
-                    and not in_prefix
-                    and self._leads_to_command(i)
-                ):
-                    boundary = True
+                if kind == DOC and top and i > begin and not in_prefix:
+                    if self._leads_to_command(i):
+                        boundary = True
+                    elif in_term:
+                        boundary = False
             elif kind == HASH:
+                code = special.get(value)
+                if code is not None:
+                    self._special(i, code)  # `#parse` runs code, `#loogle` searches
                 self._hash(i, value)
                 if top and i > begin and not in_prefix:
                     boundary = not in_body
@@ -537,9 +570,13 @@ class _FileScanner:
                 in_body = kind == HASH or (
                     kind == IDENT and (value in DECL_KEYWORDS or value not in commands)
                 )
+                in_term = kind == IDENT and value in _TERM_DECLS
             elif in_prefix and top and not is_prefix:
                 in_prefix = False
                 in_body = kind == IDENT and value in DECL_KEYWORDS
+                in_term = kind == IDENT and value in _TERM_DECLS
+            elif top and kind == IDENT and value == "where":
+                in_term = False
             # 3. bracket depth (interpolation holes count as brackets)
             if kind == SYMBOL:
                 if value in opening:
@@ -872,6 +909,12 @@ class _FileScanner:
         if name_token is not None:
             raw = ident_name(tokens[name_token][1])
             name = self.qualify(raw)
+            if _SPECIAL.get(raw, _OPTION) < _OPTION:  # a word that admits, searches, …
+                self._uncertain(
+                    name_token,
+                    f"a declaration named `{raw}`, a word of the vocabulary that Lean may read "
+                    "as the word itself",
+                )
             if "." in raw:
                 # `theorem A.B.c` is elaborated inside namespace A.B (of the current one)
                 namespace = name.rsplit(".", 1)[0]

@@ -8,6 +8,17 @@ the whole import closure reachable; an unknown attribute is treated as a metapro
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from typing import Any
+
+#: The generated table (``python -m missions.lean.vocabgen``): every word and symbol token the
+#: pinned sources declare, with each word's class, and the dangerous constants.
+TABLE: dict[str, Any] = json.loads(
+    Path(__file__).with_name("vocabulary.json").read_text(encoding="utf-8")
+)
+
+
 DECL_KEYWORDS = frozenset(
     {
         "theorem",
@@ -120,14 +131,34 @@ INERT_COMMANDS = frozenset(
         "deriving",
         "alias",
         "import",
+        "assert_no_sorry",
+        "docs_to_verso",
+        "extend_docs",
+        "recommended_spelling",
+        "library_note2",
+        "unsuppress_compilation",
+        "guard_min_heartbeats",
+        "register_error_explanation",
+        "deprecated_module",
+        "tactic_extension",
+        "register_tactic_tag",
     }
 )
 #: Keywords that may also appear inside terms and tactic blocks (``open Foo in``,
 #: ``set_option x y in``): inside a declaration they start a command only at column 0, and
 #: even then only uncertainly.
 SOFT_COMMANDS = frozenset({"open", "set_option"})
+#: Words the pinned sources declare as commands only (never as a tactic, term or other
+#: syntax): Lean starts a new command at any of them.
+COMMAND_ONLY_WORDS = frozenset(
+    word.rstrip("%")  # `compile_inductive%` lexes as the word and a `%`
+    for word, entry in TABLE["words"].items()
+    if entry["categories"] == ["command"] and not word.startswith("#") and word[0].isalpha()
+)
+
 COMMAND_KEYWORDS = (
-    DECL_KEYWORDS
+    COMMAND_ONLY_WORDS
+    | DECL_KEYWORDS
     | MODIFIERS
     | NOTATION_COMMANDS
     | CODE_EXTENSION_COMMANDS
@@ -203,47 +234,44 @@ INERT_HASH_COMMANDS = frozenset(
 )
 ENV_HASH_COMMANDS = frozenset({"#eval", "#eval!", "#exec", "#run_cmd", "#exit!"})
 
-SORRY_IDENTS = frozenset({"sorry", "admit", "sorryAx", "_root_.sorryAx"})
-NATIVE_IDENTS = frozenset(
-    {
-        "native_decide",
-        "bv_decide",
-        "bv_check",
-        "bv_omega",
-        "ofReduceBool",
-        "Lean.ofReduceBool",
-        "ofReduceNat",
-        "Lean.ofReduceNat",
-        "trustCompiler",
-        "Lean.trustCompiler",
-        "reduceBool",
-        "Lean.reduceBool",
-        "reduceNat",
-        "Lean.reduceNat",
-    }
-)
-#: Tactics that search the whole environment for a lemma: what they find is not in the text.
-#: ``suggestions`` is the option (``grind +suggestions``, ``simp_all +suggestions``) that hands
-#: a tactic lemmas from the library-suggestions engine.
-SEARCH_TACTICS = frozenset(
-    {
-        "exact?",
-        "apply?",
-        "rw?",
-        "hint",
-        "observe",
-        "observe?",
-        "library_search",
-        "rw_search",
-        "hammer",
-        "suggest",
-        "try?",
-        "suggestions",
-    }
-)
-#: Tactics and terms that run metaprogram code written inline.
-INLINE_CODE = frozenset({"run_tac", "by_elab", "run_elab", "run_meta", "run_cmd"})
 
+def words_of(cls: str) -> frozenset[str]:
+    """The words of the table in one class (``admits``, ``native``, ``search``, ``code``)."""
+    return frozenset(word for word, entry in TABLE["words"].items() if entry["class"] == cls)
+
+
+def constants_of(cls: str) -> frozenset[str]:
+    """The dangerous constants of one class, by full name and by every shorter suffix a
+    proof may write them with (``Lean.ofReduceBool`` as ``ofReduceBool`` after ``open Lean``),
+    and with ``_root_.``."""
+    found: set[str] = set()
+    for name, kind in TABLE["constants"].items():
+        if kind == cls:
+            parts = name.split(".")
+            found.update(".".join(parts[k:]) for k in range(len(parts)))
+            found.add(f"_root_.{name}")
+    return frozenset(found)
+
+
+#: Words and constants that may close a goal without a proof (``sorry``, ``plausible``).
+SORRY_IDENTS = words_of("admits") | constants_of("admits")
+#: Words and constants that make a proof trust compiled code (``native_decide``, ``native``).
+NATIVE_IDENTS = words_of("native") | constants_of("native")
+#: Tactics that search the whole environment for a lemma: what they find is not in the text.
+SEARCH_TACTICS = words_of("search")
+#: Words that run a metaprogram written in the source.
+INLINE_CODE = words_of("code")
+#: Symbol tokens Lean reads whole where this lexer would otherwise split them in a way that
+#: changes what is a comment, a string or a character (``//`` before ``-``, ``⊕'``).
+LEXICAL_TOKENS = frozenset(
+    token
+    for token in TABLE["tokens"]
+    if not (token[0].isalnum() or token[0] in "_«")
+    and any(c in token for c in "'\"-/#«")
+    and not token.startswith(("--", "/-"))
+)
+#: Heads after which a message is an interpolated string, perhaps after some arguments.
+INTERPOLATING_WORDS = frozenset(TABLE["interpolation_heads"])
 #: Attributes that only affect reduction, compilation hints, printing or documentation.
 INERT_ATTRIBUTES = frozenset(
     {
