@@ -611,6 +611,8 @@ def target_status(
         )
     if sdecl.variables:
         result.reasons.append(f"a `variable` is in scope of statement {sdecl.name}")
+    if not sdecl.exported:
+        result.reasons.append(_private_reason("statement", sdecl.name, smodule))
     if target.proof is None:
         result.reasons.append("no proof named")
         return result
@@ -683,6 +685,8 @@ def target_status(
                     )
     if pdecl.variables:
         reasons.append(f"a `variable` is in scope of {pdecl.name} and may change its type")
+    if not pdecl.exported:
+        reasons.append(_private_reason("proof", pdecl.name, pmodule))
     reasons.extend(_elaboration(workspace, context, mission.lean.module, pmodule, pin))
     result.pin_at = len(dict.fromkeys(reasons))
     reason = pin_reason(pin)
@@ -696,6 +700,13 @@ def target_status(
     if not result.reasons:
         result.status = "proved"
     return result
+
+
+def _private_reason(role: str, name: str, module: Module) -> str:
+    return (
+        f"{role} {name} is private (not `public` in a `module` file, or `private`): Lean names "
+        f"it _private.{module.name}.0.{name}, and nothing outside its file can check {name}"
+    )
 
 
 def _elaboration(

@@ -120,6 +120,10 @@ class Decl:
     #: a short hash of the declaration's tokens (doc comments excluded): an edit that keeps
     #: every other field (``n ^ 2`` to ``n ^ 3``) still changes what the lints read
     content: str = ""
+    #: Lean knows it by this name from other modules: not ``private``, and in a file of the
+    #: module system (``module`` header) ``public`` or inside a ``public section``; anything
+    #: else is named ``_private.<module>.0.<name>`` and no target can be it
+    exported: bool = True
 
     @property
     def is_theorem(self) -> bool:
@@ -216,6 +220,9 @@ class _Scope:
     header: str
     opens: list[str] = field(default_factory=list)
     variables: bool = False
+    #: `public section` (True) or `private section` (False) of the module system; None when
+    #: the section says neither and the enclosing one decides
+    public: bool | None = None
 
 
 def token_digest(tokens: list[Token], exit_cut: bool, text: str) -> str:
@@ -304,6 +311,8 @@ class _FileScanner:
         self.tokens = source.tokens
         self.result = FileScan()
         self.scopes: list[_Scope] = [_Scope("root", "")]
+        #: the file starts with `module`: declarations are private unless made public
+        self.module_system = False
         self.pending_opens: list[str] = []
         #: token indices, ascending
         self.sorry_at: list[int] = []
@@ -367,6 +376,7 @@ class _FileScanner:
         n = len(tokens)
         i = 0
         if i < n and tokens[i][:2] == (IDENT, "module"):
+            self.module_system = True
             i += 1
         if i < n and tokens[i][:2] == (IDENT, "prelude"):
             self._finding(i, "prelude", "`prelude` replaces Lean's core library")
@@ -721,7 +731,8 @@ class _FileScanner:
             self._declaration(begin, i, end, tail, text, attrs, modifiers)
             self.pending_opens = []
         elif text in ("namespace", "section", "mutual", "end"):
-            self._scope_command(i, end, text)
+            visibility = None if "private" not in modifiers else False
+            self._scope_command(i, end, text, True if "public" in modifiers else visibility)
         elif text == "open":
             targets = self._open_targets(self._idents_until_in(i + 1, end))
             if self._has_in(i, end):
@@ -760,7 +771,7 @@ class _FileScanner:
             self._uncertain(i, f"unknown command `{text}`")
             self._pseudo_decl(begin, tail, "unknown command", implicit=True)
 
-    def _scope_command(self, i: int, end: int, text: str) -> None:
+    def _scope_command(self, i: int, end: int, text: str, public: bool | None = None) -> None:
         """``namespace``, ``section``, ``mutual`` and ``end``, name component by component as
         Lean's ``addScopes`` and ``elabEnd`` keep them. Whatever Lean would reject (an ``end``
         whose name does not match, more ``end``s than scopes), or would read in a way this
@@ -781,7 +792,7 @@ class _FileScanner:
                 self.scopes.append(_Scope("namespace", part))
         elif text == "section":
             for part in parts or [""]:
-                self.scopes.append(_Scope("section", part))
+                self.scopes.append(_Scope("section", part, public=public))
         else:  # end
             size = max(1, len(parts))
             if size >= len(self.scopes):
@@ -964,10 +975,19 @@ class _FileScanner:
             variables=self.variables_in_scope(),
             implicit=implicit,
             content=self._content(begin, max(end, tail)),
+            exported="private" not in modifiers
+            and (not self.module_system or "public" in modifiers or self._public_scope()),
         )
         if keyword == "axiom":
             self._finding(begin, "axiom", f"axiom `{name}` adds an unproved assumption")
         self.result.decls.append(decl)
+
+    def _public_scope(self) -> bool:
+        """Whether the innermost section that says so is a ``public section``."""
+        for scope in reversed(self.scopes):
+            if scope.public is not None:
+                return scope.public
+        return False
 
     def _inner_attributes(self, j: int, end: int) -> list[str]:
         """Attributes of ``@[…]`` groups inside a declaration after its keyword (a ``where``
