@@ -152,3 +152,13 @@ def test_lines_and_columns() -> None:
 def test_column_before_any_line_lookup() -> None:
     source = lex("ab\n  cd")
     assert source.column(source.tokens[1][2]) == 2
+
+
+@pytest.mark.parametrize("char", ["\u00a0", "\u200b", "\u202e", "\ufeff", "\x0c", "\u3000"])
+def test_a_character_lean_rejects_outside_strings_and_comments_is_a_fault(char: str) -> None:
+    """Lean separates tokens by ASCII spaces, tabs and line breaks only; a no-break or
+    zero-width space or a bidirectional override in code stops its tokenizer, so the file is
+    never checked (and may not read as it looks)."""
+    source = lex(f"theorem t : True := by{char}trivial\n")
+    assert source.error is not None and f"U+{ord(char):04X}" in source.error.message
+    assert lex(f'def s := "a{char}b" -- {char}\n/- {char} -/').error is None

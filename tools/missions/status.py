@@ -129,6 +129,70 @@ class Analysis:
         return counts
 
 
+class References:
+    """What each declaration may refer to, shared by every proof of one analysis.
+
+    Lean elaborates a module with only its imports in scope, so a declaration can refer to
+    the declarations of its own module's import closure and to no others. Within that
+    closure, an identifier may denote every declaration whose last component (or a name it
+    generates) is one of its components, whatever the scopes (as
+    :meth:`Workspace.mention_targets` resolves names, and through ``open … renaming``). Each
+    declaration's references are computed once, whichever proofs reach it, from an index of
+    every declaration by those keys and module.
+    """
+
+    def __init__(self, workspace: Workspace) -> None:
+        self.workspace = workspace
+        self._edges: dict[int, list[tuple[Module, Decl]]] = {}
+        self._closures: dict[str, tuple[list[str], set[str]]] = {}
+        index: dict[str, dict[str, list[tuple[Module, Decl]]]] = {}
+        for name in sorted(workspace.modules):
+            module = workspace.modules[name]
+            for decl in module.scan.decls:
+                for key in {decl.name.rsplit(".", 1)[-1], *decl.generated}:
+                    index.setdefault(key, {}).setdefault(name, []).append((module, decl))
+        self._index = index
+
+    def of(self, module: Module, decl: Decl) -> list[tuple[Module, Decl]]:
+        cached = self._edges.get(id(decl))
+        if cached is None:
+            ordered, inside = self._closure(module.name)
+            index = self._index
+            found: dict[int, tuple[Module, Decl]] = {}
+
+            def reach(name: str) -> None:
+                for part in name.split("."):
+                    by_module = index.get(part)
+                    if not by_module:
+                        continue
+                    if len(by_module) <= len(ordered):
+                        hits = [e for m, es in by_module.items() if m in inside for e in es]
+                    else:
+                        hits = [e for m in ordered for e in by_module.get(m, ())]
+                    for entry in hits:
+                        found.setdefault(id(entry[1]), entry)
+
+            renames = module.scan.renames
+            for mention in decl.mentions:
+                reach(mention)
+                head, _, rest = mention.partition(".")
+                for old in renames.get(head, ()):
+                    reach(f"{old}.{rest}" if rest else old)
+            for suffix in decl.dot_mentions:
+                reach(suffix)
+            # in the closure's order, however the index was walked
+            cached = sorted(found.values(), key=lambda e: (e[0].name, e[1].start))
+            self._edges[id(decl)] = cached
+        return cached
+
+    def _closure(self, module: str) -> tuple[list[str], set[str]]:
+        found = self._closures.get(module)
+        if found is None:
+            ordered = self.workspace.closure(module)  # sorted
+            found = self._closures[module] = (ordered, set(ordered))
+        return found
+
+
 class _Reach:
     """Reachability from the proofs of one module over the declarations of its import closure.
 
@@ -140,11 +204,13 @@ class _Reach:
     reachable.
     """
 
-    def __init__(self, workspace: Workspace, module: Module) -> None:
+    def __init__(
+        self, workspace: Workspace, module: Module, references: References | None = None
+    ) -> None:
         self.workspace = workspace
+        self.references = references or References(workspace)
         self.closure = workspace.closure(module.name)
         self.modules = set(self.closure)
-        self._edges: dict[int, list[tuple[Module, Decl]]] = {}
         self._implicit: tuple[set[tuple[str, int]], list[str], list[str]] | None = None
         root = workspace.root
         #: unknown commands in the closure: their effect on automation is unbounded
@@ -164,12 +230,7 @@ class _Reach:
         return found
 
     def edges(self, module: Module, decl: Decl) -> list[tuple[Module, Decl]]:
-        cached = self._edges.get(id(decl))
-        if cached is None:
-            cached = self._edges[id(decl)] = self.visible(
-                self.workspace.mention_targets(module, decl)
-            )
-        return cached
+        return self.references.of(module, decl)
 
     def everything(self) -> list[tuple[Module, Decl]]:
         return [
@@ -456,6 +517,7 @@ class AnalysisMemo:
         already (the incremental ``status`` analyses a part of the workspace that may not
         hold the default targets' roots)."""
         self.workspace = workspace
+        self.references = References(workspace)
         self._reach: dict[str, _Reach] = {}
         self._risks: dict[str, list[str]] = {}
         self._structure: dict[str, list[str]] = {}
@@ -473,7 +535,7 @@ class AnalysisMemo:
 
     def reach(self, module: Module) -> _Reach:
         if module.name not in self._reach:
-            self._reach[module.name] = _Reach(self.workspace, module)
+            self._reach[module.name] = _Reach(self.workspace, module, self.references)
         return self._reach[module.name]
 
     def risks(self, module: Module) -> list[str]:
@@ -571,7 +633,11 @@ def target_status(
         return result
     assert target.statement is not None
     statement, statements = _single(workspace, target.statement, mission.lean.module)
-    faults = _hiding_faults(workspace, mission.lean.module, mission.lean.statements_module)
+    faults = (
+        _hiding_faults(workspace, mission.lean.module, mission.lean.statements_module)
+        if not statements or (target.proof is not None and not workspace.lookup(target.proof))
+        else []
+    )
     if not statements and faults:
         # not missing: in a file the scanner could not read, for all it knows
         result.reasons.extend(faults)

@@ -114,6 +114,14 @@ _TOKEN = re.compile(
     )""",
     re.VERBOSE | re.DOTALL,
 )
+#: Characters Lean's tokenizer rejects outside comments and strings, and that a reader may
+#: not see: controls, format characters (zero-width spaces, bidirectional overrides),
+#: surrogates, private use and every space but the ASCII one.
+_INVISIBLE = re.compile(
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\xa0\xad\u034f\u061c\u115f\u1160\u1680"
+    "\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\u3164\ufeff\uffa0"
+    "\ufff0-\ufffb\ue000-\uf8ff\U000e0000-\U000e0fff]"
+)
 _CHAR = re.compile(r"'(?:\\(?:[\\\"'rnt]|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4})|[^\\'])'", re.DOTALL)
 _BLOCK_MARK = re.compile(r"/-|-/")
 _PLAIN_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
@@ -227,6 +235,8 @@ class _Lexer:
                 tokens.append((HASH if value[0] == "#" else SYMBOL, value, start))
             elif kind == "symbol":
                 value = m.group(kind)
+                if len(value) == 1 and _INVISIBLE.match(value):
+                    raise LexError(start, f"character U+{ord(value):04X} is not Lean syntax")
                 if holes:
                     if value == "{":
                         holes[-1] += 1

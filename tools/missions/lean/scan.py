@@ -237,12 +237,13 @@ def token_digest(tokens: list[Token], exit_cut: bool, text: str) -> str:
     """
     names = KIND_NAMES
     parts: list[str] = []
-    previous_end: int | None = None  # the end of the last token the digest keeps
+    find, rfind = text.find, text.rfind
+    previous_end = -1  # the end of the last token the digest keeps (none yet)
     for kind, value, offset in tokens:
         if kind in (DOC, MODDOC):
             continue  # docs are free to change: they count as the space they fill
-        if previous_end is None or "\n" in text[previous_end:offset]:
-            layout = f"n{offset - text.rfind(chr(10), 0, offset) - 1}"  # starts a line
+        if previous_end < 0 or find("\n", previous_end, offset) >= 0:
+            layout = f"n{offset - rfind(chr(10), 0, offset) - 1}"  # starts a line
         else:
             layout = "s" if offset > previous_end else ""
         parts.append(f"{names[kind]}\x1f{value}\x1f{layout}\x1e")
