@@ -479,3 +479,40 @@ def test_a_toolchain_that_is_not_the_pinned_one(
     # what Lean checks under another toolchain is not known: no proof stands on it
     lost = {v["rule"] for v in violations if v["rule"] != "toolchain-pin"}
     assert lost and lost <= {"status-drift", "status-regression"}
+
+
+@pytest.mark.parametrize(
+    "declaration",
+    [
+        "inductive Goal : Prop\n  | intro",
+        "inductive Goal : Prop | intro",
+        "structure Goal : Prop",
+        "class Goal : Prop",
+        "class inductive Goal : Prop | intro",
+        "axiom Goal : Prop",
+        "opaque Goal : Prop",
+        "irreducible_def Goal : Prop := True",
+        "theorem Goal : True := trivial",
+        "instance Goal : Inhabited Prop := ⟨True⟩",
+        "def Goal (n : ℕ) : Prop := n = n",
+        "def Goal : Type := Unit",
+    ],
+)
+def test_a_statement_must_be_a_parameterless_prop_definition(
+    make_workspace: Build, declaration: str
+) -> None:
+    """Whatever else declares the statement's name (an inductive proposition its own
+    constructor proves, a structure, an axiom, a def with parameters), the target is not
+    proved and the gate names the shape."""
+    files = {
+        "Formal/Case/Statements.lean": f"import Mathlib\nnamespace Formal.Case\n{declaration}\n"
+        "end Formal.Case\n",
+        "Formal/Case/Proofs.lean": "import Formal.Case.Statements\nnamespace Formal.Case\n"
+        "theorem goal : Goal := Goal.intro\nend Formal.Case\n",
+    }
+    root = make_workspace(files, {"case": "Formal.Case"}, use_git=False)
+    settle(root)
+    data = status_json(root)
+    assert target_of(data, "case", "goal")["status"] == "stated"
+    code, violations = gate_json(root)
+    assert code == 1 and "statement-shape" in {v["rule"] for v in violations}

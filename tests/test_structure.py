@@ -108,3 +108,12 @@ def test_irreducible_def_generates_its_equation_names() -> None:
     assert "w_def" in decl.generated
     [decl] = scan_source("irreducible_def w (lemma := w_eq) : Nat := 0\n").decls
     assert {"w_def", "w_eq"} <= set(decl.generated)
+
+
+def test_an_in_prefix_before_a_scope_command_is_uncertain() -> None:
+    """``cmd in namespace X`` is ``section cmd namespace X end`` to Lean: an `end` that does
+    not match, so Lean rejects it and the names after it are not the scanner's."""
+    assert uncertain("set_option pp.all true in\nnamespace X\nend X\n") == [
+        "`… in` before `namespace`"
+    ]
+    assert uncertain("open Foo in\ntheorem t : True := trivial\nnamespace X\nend X\n") == []

@@ -314,6 +314,8 @@ class _FileScanner:
         self.scopes: list[_Scope] = [_Scope("root", "")]
         #: the file starts with `module`: declarations are private unless made public
         self.module_system = False
+        #: the command before was a `… in` prefix of the next one
+        self.after_in = False
         self.pending_opens: list[str] = []
         #: token indices, ascending
         self.sorry_at: list[int] = []
@@ -721,9 +723,12 @@ class _FileScanner:
         kind, text, _ = tokens[i]
         pending = self.pending_opens
         self.pending_opens = []
+        prefixed, self.after_in = self.after_in, False
         self._record_opens(begin, tail)
         if kind != IDENT:
             return
+        if text not in DECL_KEYWORDS and self._has_in(i, end):
+            self.after_in = True  # `open Foo in`, `set_option … in`: a prefix of the next
         if "unsafe" in modifiers:
             self._finding(begin, "unsafe", "`unsafe` declarations bypass the kernel's checks")
         self._check_attributes(begin, attrs, attr_args)
@@ -732,6 +737,8 @@ class _FileScanner:
             self._declaration(begin, i, end, tail, text, attrs, modifiers)
             self.pending_opens = []
         elif text in ("namespace", "section", "mutual", "end"):
+            if prefixed:  # `cmd in namespace X` is `section cmd namespace X end`: an error
+                self._uncertain(i, f"`… in` before `{text}`")
             visibility = None if "private" not in modifiers else False
             self._scope_command(i, end, text, True if "public" in modifiers else visibility)
         elif text == "open":
