@@ -25,10 +25,10 @@ opens, extensions, findings, unknown commands, placeholders, sorries outside dec
 and the declarations it added, removed or changed (moved ones included: reasons name lines)
 must be ordinary ones, not instances, attributes or other commands automation uses
 unnamed. Name resolution finds a declaration only through one of the components of an
-identifier (:meth:`Workspace._resolve`), and every lint rule through an identifier's last
-component, so a changed declaration whose name (last component, or a name it generates)
-appears nowhere else in a module's text cannot change what that module's declarations
-reach. Then:
+identifier (:class:`missions.status.References`), and every lint rule through an
+identifier's last component, so a changed declaration whose name (last component, or a name
+it generates) appears nowhere else in a module's text cannot change what that module's
+declarations reach. Then:
 
 * every mission whose statement closure holds the file gets its new pin digest, and each of
   its targets gets the pin's reason patched in or out at the place the full analysis puts

@@ -197,7 +197,7 @@ class _Reach:
     """Reachability from the proofs of one module over the declarations of its import closure.
 
     An edge goes from a declaration to every declaration any identifier in it may denote
-    (:meth:`Workspace.mention_targets`); declarations automation may use unnamed (instances,
+    (:class:`References`); declarations automation may use unnamed (instances,
     attributed lemmas, notations, attribute and rule-set commands) are reached from every
     proof. When something's reach cannot be bounded — a tactic that searches the whole
     environment, a command the scanner does not know — everything in the import closure is
