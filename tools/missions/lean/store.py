@@ -15,6 +15,7 @@ A database that cannot be opened or read is treated as empty: a lost cache only 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sqlite3
@@ -26,7 +27,23 @@ from missions import SCANNER_VERSION
 from missions.lean.scan import FileScan
 from missions.roots import file_stamp
 
-DATABASE = f"scans-{SCANNER_VERSION}.sqlite"
+
+def _scanner_fingerprint() -> str:
+    """A digest of the code and tables a scan depends on: a scanner edited without a bump of
+    ``SCANNER_VERSION`` (a development checkout, a patched install) never reads scans the
+    old code wrote, so no answer depends on whether a cache exists."""
+    import hashlib
+
+    here = Path(__file__).parent
+    digest = hashlib.sha256(SCANNER_VERSION.encode())
+    for name in sorted(
+        [*(p.name for p in here.glob("*.py")), *(p.name for p in here.glob("*.json"))]
+    ):
+        digest.update(name.encode() + b"\0" + (here / name).read_bytes())
+    return digest.hexdigest()[:16]
+
+
+DATABASE = f"scans-{SCANNER_VERSION}-{_scanner_fingerprint()}.sqlite"
 
 #: One index row: size, file stamp (:func:`missions.roots.file_stamp`), sha256, imports, pin
 #: digest, fault or None.
@@ -48,6 +65,8 @@ def _connect(directory: str) -> sqlite3.Connection | None:
     for attempt in range(2):
         try:
             os.makedirs(directory, exist_ok=True)
+            if not os.path.exists(path):
+                _remove_other_versions(directory)
             connection = sqlite3.connect(path, timeout=30)
             for statement in _SCHEMA:
                 connection.execute(statement)
@@ -61,6 +80,15 @@ def _connect(directory: str) -> sqlite3.Connection | None:
         except (OSError, sqlite3.Error):
             return None
     return None
+
+
+def _remove_other_versions(directory: str) -> None:
+    """Databases of other scanner versions: never read again, so not kept (best effort; a
+    concurrent run of another version recreates its own)."""
+    for name in os.listdir(directory):
+        if name.startswith("scans-") and name.endswith(".sqlite") and name != DATABASE:
+            with contextlib.suppress(OSError):
+                os.remove(os.path.join(directory, name))
 
 
 @dataclass
