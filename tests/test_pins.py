@@ -91,18 +91,29 @@ def test_pin_records_digest_commit_and_history(demo: Path) -> None:
     assert "statement-pin" not in gate_rules(demo)
 
 
-def test_comments_blank_lines_and_spacing_do_not_move_the_pin(demo: Path) -> None:
+def test_comments_and_blank_lines_do_not_move_the_pin(demo: Path) -> None:
     pin(demo)
     path = demo / "Formal/Demo/Statements.lean"
     text = path.read_text(encoding="utf-8")
     path.write_text(
         text.replace(
             "def Goal : Prop := two + two = 4",
-            "\n-- a note\n\ndef Goal  :  Prop := two /- sum -/ +   two = 4 -- note",
+            "\n-- a note\n\n/- a block -/\ndef Goal : Prop := two + two = 4 -- note /- -/",
         ),
         encoding="utf-8",
     )
     assert "statement-pin" not in gate_rules(demo)
+
+
+def test_spacing_inside_a_line_moves_the_pin(demo: Path) -> None:
+    """Every token's column is pinned: Lean reads whitespace inside a line in more places
+    than any list of them (``(x) .f``, ``a [i]``, ``noWs`` in notation), so a pin that moves
+    on harmless respacing is preferred to one that misses a change of meaning."""
+    pin(demo)
+    path = demo / "Formal/Demo/Statements.lean"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("two + two = 4", "two +  two = 4"), encoding="utf-8")
+    assert "statement-pin" in gate_rules(demo)
 
 
 @pytest.mark.parametrize(

@@ -327,11 +327,11 @@ def test_harmless_commands_never_change_a_verdict(
     proofs = root / "Formal/Case/Proofs.lean"
     if not proofs.exists():
         return
-    text = proofs.read_text(encoding="utf-8")
+    text = proofs.read_bytes().decode("utf-8")  # as written: a lone CR stays one
     changed = _insert_harmless(text, choices)
     if changed == text:
         return
-    proofs.write_text(changed, encoding="utf-8")
+    proofs.write_bytes(changed.encode("utf-8"))
     after = _verdict(root).status.status
     assert after == before, (spec["description"], changed)
 

@@ -8,4 +8,4 @@ tested and reused; :mod:`missions.cli` only parses arguments and prints.
 __version__ = "0.1.0"
 
 #: Bump whenever scan results change shape or meaning; it keys every cache.
-SCANNER_VERSION = "9"
+SCANNER_VERSION = "10"

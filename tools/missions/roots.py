@@ -210,7 +210,8 @@ def default_builds(root: str | os.PathLike[str]) -> tuple[list[Glob], list[tuple
     found: list[Glob] = []
     for library in libraries:
         if library.default:
-            found.extend(library.globs or [("one", m) for m in library.roots])
+            globs = library.globs
+            found.extend(globs if globs is not None else [("one", m) for m in library.roots])
     return found, problems
 
 
@@ -280,7 +281,7 @@ def _lake_libraries(root: str | os.PathLike[str]) -> tuple[list[_Library], list[
                 assert isinstance(parsed, list)
                 if value in ("roots", "root"):
                     owner.roots = [module for _, module in parsed]
-                    owner.modules = [*owner.roots, *(m for _, m in owner.globs)]
+                    owner.modules = [*owner.roots, *(m for _, m in owner.globs or [])]
                 else:  # globs add the modules they name to what the library builds
                     owner.globs = parsed
                     owner.modules = [*owner.roots, *(m for _, m in parsed)]
@@ -326,7 +327,8 @@ class _Library:
         self.src = ""
         self.roots = [name]
         self.modules = [name]
-        self.globs: list[Glob] = []
+        #: None while unset (Lake then builds the roots); `#[]` builds nothing
+        self.globs: list[Glob] | None = None
         self.exe = exe
         self.default = default
         #: the source directory relative to the workspace root; None if it escapes it
@@ -418,7 +420,7 @@ def _lake_tokens(text: str) -> list[tuple[int, str, str]] | None:
             end = text.find("\n", i)
             i = n if end < 0 else end
         elif text.startswith("/-", i):
-            depth, i = 1, i + 2
+            depth, i = 1, i + 3  # as Lean: the character after `/-` is taken unread
             while depth and i < n:
                 if text.startswith("/-", i):
                     depth, i = depth + 1, i + 2

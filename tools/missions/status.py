@@ -407,6 +407,30 @@ def _closure_risks(workspace: Workspace, module: Module) -> list[str]:
             attributed.update(extension.sorries)
         for line in sorted(set(current.scan.sorry_lines) - attributed):
             reasons.append(f"sorry outside any declaration at {rel}:{line}")
+    reasons.extend(_declared_twice(workspace, workspace.closure(module.name)))
+    return reasons
+
+
+def _declared_twice(workspace: Workspace, closure: list[str]) -> list[str]:
+    """Names declared twice in one import closure: Lean rejects the second declaration
+    ("already declared"), so nothing that imports both builds. Private declarations of
+    different files do not clash (Lean names them by their module)."""
+    seen: dict[str, str] = {}
+    reasons: list[str] = []
+    for name in closure:
+        module = workspace.modules[name]
+        rel = module.rel(workspace.root)
+        for decl in module.scan.decls:
+            if decl.name.startswith("<") or decl.kind == "example" or "._" in f".{decl.name}":
+                continue  # a command or an anonymous declaration: the scanner named it
+            key = decl.name if decl.exported else f"{name}\x00{decl.name}"
+            where = f"{rel}:{decl.line}"
+            first = seen.setdefault(key, where)
+            if first != where:
+                reasons.append(
+                    f"{decl.name} is declared twice ({first} and {where}): Lean rejects the "
+                    "second declaration"
+                )
     return reasons
 
 

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import bisect
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -43,6 +44,7 @@ SYMBOL: Final = 5
 DOC: Final = 6  # /-- ... -/  (attaches to the next declaration)
 MODDOC: Final = 7  # /-! ... -/
 HASH: Final = 8  # #exit, #eval, #check, ...
+NAME: Final = 9  # `name, ``name: a name literal (data, never a keyword)
 
 KIND_NAMES: Final = {
     IDENT: "ident",
@@ -53,6 +55,7 @@ KIND_NAMES: Final = {
     DOC: "doc",
     MODDOC: "moddoc",
     HASH: "hash",
+    NAME: "name",
 }
 
 Token = tuple[int, str, int]
@@ -73,8 +76,10 @@ _ID_FIRST = f"A-Za-z_{_LETTER}"
 _ID_REST = f"A-Za-z0-9_'!?{_LETTER}{_SUBSCRIPT}"
 _ATOM = f"(?:[{_ID_FIRST}][{_ID_REST}]*|«[^»]*»)"
 
-#: Whitespace as ``Char.isWhitespace`` knows it, and line comments; skipped before a token.
-_SKIP = r"[ \t\r\n]*(?:--[^\n]*[ \t\r\n]*)*"
+#: Whitespace as Lean's ``whitespace`` parser takes it (spaces, line breaks, a carriage return
+#: only before a line feed: a tab or a lone carriage return is an error there), and line
+#: comments; skipped before a token.
+_SKIP = r"(?:[ \n]|\r\n)*(?:--[^\n]*(?:[ \n]|\r\n)*)*"
 _IDENT_START = re.compile(f"[{_ID_FIRST}«]")
 _HASH_WORD = re.compile(r"\#[A-Za-z_][A-Za-z0-9_!?]*")
 
@@ -92,6 +97,24 @@ def _lexical(token: str) -> bool:
     return token[0] == "/" or any(c in token[1:] for c in "'\"-/«")
 
 
+_OPENERS: Final = frozenset("([{⟨⦃")
+_CLOSERS: Final = frozenset(")]}⟩⦄")
+#: Every character of every token of the pinned sources' syntax (a letter among them, `ᶠ` in
+#: `∀ᶠ`, may be read as a symbol of its own here).
+_TOKEN_CHARS: Final = frozenset("".join(TABLE["tokens"]))
+#: Tokens that start like a name but go on with a character no name has (``D/``, ``D-``):
+#: where one follows a name, the two readings are compared (see ``_Lexer._split_reading``).
+_WORD_TOKENS: Final = tuple(
+    sorted(
+        (
+            t
+            for t in TABLE["tokens"]
+            if _IDENT_START.match(t) and any(c in t for c in '"-/«') and len(t) > 1
+        ),
+        key=lambda t: (-len(t), t),
+    )
+)
+_WORD_TOKEN_STARTS: Final = frozenset(t[0] for t in _WORD_TOKENS)
 #: The symbol tokens of the pinned sources' syntax (the generated vocabulary) that this
 #: lexer must read whole, longest first, as Lean's tokenizer does.
 LEXICAL_TOKENS: Final = tuple(
@@ -103,8 +126,9 @@ _TOKEN = re.compile(
       (?P<table>{"|".join(re.escape(t) for t in LEXICAL_TOKENS)})
     | (?P<raw>r\#*")
     | (?P<ident>{_ATOM}(?:\.{_ATOM})*)
+    | (?P<name>``?{_ATOM}(?:\.{_ATOM})*)
     | (?P<number>0[xX][0-9a-fA-F_]+|0[bB][01_]+|0[oO][0-7_]+
-         |[0-9][0-9_]*(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)
+         |[0-9][0-9_]*(?:\.(?:[0-9]+|(?![.0-9])))?(?:[eE][+-]?[0-9]+)?)
     | (?P<hash>\#[A-Za-z_][A-Za-z0-9_!?]*)
     | (?P<block>/-)
     | (?P<quote>")
@@ -115,10 +139,11 @@ _TOKEN = re.compile(
     re.VERBOSE | re.DOTALL,
 )
 #: Characters Lean's tokenizer rejects outside comments and strings, and that a reader may
-#: not see: controls, format characters (zero-width spaces, bidirectional overrides),
-#: surrogates, private use and every space but the ASCII one.
+#: not see: controls (a tab and a lone carriage return among them), format characters
+#: (zero-width spaces, bidirectional overrides), surrogates, private use and every space but
+#: the ASCII one.
 _INVISIBLE = re.compile(
-    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\xa0\xad\u034f\u061c\u115f\u1160\u1680"
+    "[\x00-\x0d\x0e-\x1f\x7f-\x9f\xa0\xad\u034f\u061c\u115f\u1160\u1680"
     "\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\u3164\ufeff\uffa0"
     "\ufff0-\ufffb\ue000-\uf8ff\U000e0000-\U000e0fff]"
 )
@@ -201,8 +226,13 @@ class _Lexer:
     """Tokenizes ``text``; one instance per reading (a string read both ways uses two, the
     second starting at that string)."""
 
-    def __init__(self, text: str, *, stop_at_string_end: bool = False) -> None:
+    def __init__(
+        self, text: str, *, stop_at_string_end: bool = False, lenient: bool = False
+    ) -> None:
         self.text = text
+        #: The generator's reading: a letter no table token holds is a one-character
+        #: symbol, and a string that reads two ways is read as plain, not a fault.
+        self.lenient = lenient
         self.pos = 0
         self.tokens: list[Token] = []
         self.exit_offset: int | None = None
@@ -212,6 +242,11 @@ class _Lexer:
         self.holes: list[int] = []
         #: Offsets of the strings that are still open around the current hole.
         self.open_strings: list[int] = []
+        #: How many brackets are open (a `#exit` inside them is no command).
+        self.depth = 0
+        #: A word that may take an interpolated message came earlier in this command: a
+        #: string after it, however far, is read both ways.
+        self.message_head = False
 
     def run(self) -> int:
         """Lex to the end (or ``#exit``); return the offset where lexing stopped."""
@@ -228,14 +263,37 @@ class _Lexer:
             assert kind is not None  # every alternative is a named group
             start = m.start(kind)
             end = m.end()
+            if start == 0 or text[start - 1] == "\n":
+                self.message_head = False  # a new command: no message head is pending
             if kind == "ident":
-                tokens.append((IDENT, m.group(kind), start))
+                value = m.group(kind)
+                if value[0] in _WORD_TOKEN_STARTS:
+                    for token in _WORD_TOKENS:  # `D/`: a token longer than the name
+                        if text.startswith(token, start) and len(token) > len(value):
+                            self._split_reading(start, len(value), token)
+                tokens.append((IDENT, value, start))
+                if _is_message_head(value):
+                    self.message_head = True
             elif kind == "table":
                 value = m.group(kind)
+                self._split_reading(start, 1, value)
                 tokens.append((HASH if value[0] == "#" else SYMBOL, value, start))
+                if value[-1] in _OPENERS:  # `∑'[`
+                    self.depth += 1
+            elif kind == "name":
+                # `` `theorem `` and `` `Formal.goal ``: one token, a name, never a keyword
+                tokens.append((NAME, m.group(kind), start))
             elif kind == "symbol":
                 value = m.group(kind)
-                if len(value) == 1 and _INVISIBLE.match(value):
+                if len(value) == 1 and (
+                    _INVISIBLE.match(value)
+                    or (
+                        not self.lenient
+                        and unicodedata.category(value)[0] == "L"
+                        and value not in _TOKEN_CHARS
+                    )
+                ):
+                    # a letter Lean's identifiers do not take (`é`) and no token holds
                     raise LexError(start, f"character U+{ord(value):04X} is not Lean syntax")
                 if holes:
                     if value == "{":
@@ -248,12 +306,25 @@ class _Lexer:
                                 return self.pos
                             continue
                         holes[-1] -= 1
+                if value in _OPENERS:
+                    self.depth += 1
+                elif value in _CLOSERS and self.depth:
+                    self.depth -= 1
                 tokens.append((SYMBOL, value, start))
             elif kind == "number":
-                tokens.append((NUMBER, m.group(kind), start))
+                value = m.group(kind)
+                if start > 0 and text[start - 1] == "." and "." in value:
+                    # after a dot a number is a field index (`h.1.2`), digits only
+                    value = value[: value.index(".")]
+                    end = start + len(value)
+                tokens.append((NUMBER, value, start))
             elif kind == "hash":
                 value = m.group(kind)
-                if value == "#exit" and not holes:
+                after_in = bool(tokens) and tokens[-1][:2] == (IDENT, "in")
+                if value == "#exit" and not holes and not self.depth and not after_in:
+                    # the end only as a whole command: inside brackets (a quotation
+                    # `(command| #exit)`) it is data, after `open Foo in` a command that
+                    # only warns, and Lean reads on
                     self.exit_offset = start
                     return n
                 tokens.append((HASH, value, start))
@@ -273,6 +344,24 @@ class _Lexer:
             if end >= n and not holes:
                 return n
             self.pos = end
+
+    def _split_reading(self, start: int, first: int, token: str) -> None:
+        """A token of the pinned sources' syntax is active only where its package is
+        imported and its notation open (``D/`` is scoped to ``Dioph``, ``∑'`` is Mathlib's),
+        and the token table read here is older than 4.30 for core. Where reading ``token``
+        whole and reading it in pieces disagree about what is a comment, a string or a
+        character literal (``D/--``, ``//-x``, ``⊕'"'``), the file means two things: a
+        fault, never a guess."""
+        text = self.text
+        for k in range(first, len(token)):
+            at = start + k
+            if text.startswith(("--", "/-", '"'), at) or _CHAR.match(text, at):
+                raise LexError(
+                    start,
+                    f"`{token}` here is one token where its syntax is active and pieces "
+                    "where it is not, and the two readings differ on what is a comment, a "
+                    "string or a character: add a space",
+                )
 
     # ------------------------------------------------------------- comments
     def _comment(self, start: int) -> int:
@@ -335,27 +424,24 @@ class _Lexer:
         if not tokens:
             return "plain"
         kind, value, _ = tokens[-1]
-        if kind == IDENT and value in INTERPOLATION_HEADS:
+        if kind == IDENT and value in INTERPOLATION_HEADS and not _is_field(tokens, -1):
             return "interpolated"
         if kind == SYMBOL and value == "]" and _closes_trace_class(tokens):
             return "interpolated"
         for back, head in enumerate(reversed(tokens[-3:-1]), start=1):
-            if INTERPOLATION_HEADS_WITH_ARGUMENTS.get(head[1]) == back:
-                return "interpolated"
-        for kind, value, _ in tokens[-12:]:
-            if kind == IDENT and (
-                value in INTERPOLATION_HEADS_WITH_ARGUMENTS
-                or value in _INTERPOLATING
-                or value.endswith("!")
-                or value.startswith(_MESSAGE_PREFIXES)
+            if INTERPOLATION_HEADS_WITH_ARGUMENTS.get(head[1]) == back and not _is_field(
+                tokens, -1 - back
             ):
-                return "ambiguous"  # e.g. `throwErrorAt stx[0] "…"`, an unknown `name!`
+                return "interpolated"
+        if self.message_head:
+            # `throwErrorAt <a long ref> "…"`, an unknown `name!`, `(x).throwError "…"`
+            return "ambiguous"
         return "plain"
 
     def _ambiguous_string(self, start: int) -> None:
         """Read a string whose syntax is unknown both ways; keep the unsafer reading."""
         plain = _PLAIN_STRING.match(self.text, start)
-        trial = _Lexer(self.text, stop_at_string_end=True)
+        trial = _Lexer(self.text, stop_at_string_end=True, lenient=self.lenient)
         trial.open_strings.append(start)
         interpolated_end: int | None
         try:
@@ -373,6 +459,9 @@ class _Lexer:
             # same extent: the holes are code in one reading, so keep them as code
             self.tokens.extend(trial.tokens)
             self.pos = interpolated_end
+        elif self.lenient:
+            self.tokens.append((STRING, plain.group(), start))
+            self.pos = plain.end()
         else:
             raise LexError(
                 start,
@@ -406,6 +495,26 @@ class _Lexer:
         return m.end()
 
 
+def _is_message_head(word: str) -> bool:
+    """Whether a word may take an interpolated string after it (perhaps after arguments)."""
+    return (
+        word in INTERPOLATION_HEADS
+        or word in INTERPOLATION_HEADS_WITH_ARGUMENTS
+        or word in _INTERPOLATING
+        or word.endswith("!")
+        or word.startswith(_MESSAGE_PREFIXES)
+    )
+
+
+def _is_field(tokens: list[Token], index: int) -> bool:
+    """Whether ``tokens[index]`` follows a ``.`` with no space: a field name to Lean
+    (``(b).throwError``), which is no message head."""
+    if len(tokens) < 1 - index:
+        return False
+    kind, text, offset = tokens[index - 1]
+    return kind == SYMBOL and text in (".", "|>.") and offset + len(text) == tokens[index][2]
+
+
 def _matching_open(tokens: list[Token], close: int, limit: int = 200) -> int | None:
     """Index of the bracket that ``tokens[close]`` closes, looking back at most ``limit``."""
     closer = tokens[close][1]
@@ -434,9 +543,16 @@ def _closes_trace_class(tokens: list[Token]) -> bool:
     return head_kind == IDENT and head == "trace" and head_offset + 5 == tokens[opener][2]
 
 
-def lex(text: str) -> Source:
-    """Tokenize Lean source. Lexical errors are recorded on the result, never raised."""
-    lexer = _Lexer(text)
+def lex(text: str, *, lenient: bool = False) -> Source:
+    """Tokenize Lean source. Lexical errors are recorded on the result, never raised.
+
+    ``lenient`` is the vocabulary generator's reading: it reads the files that declare tokens
+    (``𝐞``, ``⁻¹ᵁ``) before the table knows them, so a letter no token holds is a symbol,
+    and a string whose syntax is unknown both ways is taken as plain (real code writes its
+    interpolating head right before the string). The scanner never uses it: for Lean such a
+    letter is an error, and a string read the wrong way hides code.
+    """
+    lexer = _Lexer(text, lenient=lenient)
     source = Source(text=text)
     try:
         lexer.run()

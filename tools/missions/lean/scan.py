@@ -27,7 +27,7 @@ from __future__ import annotations
 import bisect
 import hashlib
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from missions.lean.lexer import (
@@ -36,6 +36,7 @@ from missions.lean.lexer import (
     IDENT,
     KIND_NAMES,
     MODDOC,
+    NAME,
     STRING,
     SYMBOL,
     Source,
@@ -167,6 +168,8 @@ class FileScan:
     exit_line: int | None = None
     error: tuple[int, str] | None = None
     digest: str = ""
+    #: the file starts with `module` (the module system: it imports only such files)
+    module: bool = False
 
     def to_json(self) -> dict[str, Any]:
         """Plain data, with declarations, extensions and findings as positional rows (a
@@ -188,6 +191,7 @@ class FileScan:
             "exit_line": self.exit_line,
             "error": self.error,
             "digest": self.digest,
+            "module": self.module,
         }
 
     @classmethod
@@ -208,6 +212,7 @@ class FileScan:
             exit_line=data["exit_line"],
             error=(data["error"][0], data["error"][1]) if data["error"] else None,
             digest=data["digest"],
+            module=data["module"],
         )
 
 
@@ -228,24 +233,26 @@ class _Scope:
 def token_digest(tokens: list[Token], exit_cut: bool, text: str) -> str:
     """sha256 of the token stream with comments removed (what a pin hashes).
 
-    Lean's grammar reads some layout: ``(x).f`` is a projection and ``(x) .f`` is not,
-    ``a[i]`` indexes and ``a [i]`` applies ``a`` to a list, and tactic blocks follow columns.
-    So each token records whether anything (space or comment) separates it from the one
-    before, and a token that starts a line records its column: reformatting that changes
-    either moves the pin, which is the safe direction; the amount of space inside a line,
-    blank lines and comments do not.
+    Lean's grammar reads layout: ``(x).f`` is a projection and ``(x) .f`` is not, ``a[i]``
+    indexes and ``a [i]`` applies ``a`` to a list, and tactic blocks, ``do`` elements and
+    ``match`` arms follow columns, also in the middle of a line (``withPosition``, ``colGe``).
+    So each token records its column and whether it starts a line: reformatting that moves
+    a token moves the pin, which is the safe direction; blank lines, comments and doc
+    comments do not.
     """
     names = KIND_NAMES
     parts: list[str] = []
-    find, rfind = text.find, text.rfind
-    previous_end = -1  # the end of the last token the digest keeps (none yet)
+    rfind = text.rfind
+    previous_end = 0  # the end of the last token the digest keeps
+    line_start = 0
     for kind, value, offset in tokens:
         if kind in (DOC, MODDOC):
             continue  # docs are free to change: they count as the space they fill
-        if previous_end < 0 or find("\n", previous_end, offset) >= 0:
-            layout = f"n{offset - rfind(chr(10), 0, offset) - 1}"  # starts a line
-        else:
-            layout = "s" if offset > previous_end else ""
+        newline = rfind("\n", previous_end, offset)
+        if newline >= 0:
+            line_start = newline + 1
+        # the column, after a line break or not: `withPosition`, `colGe` and `noWs` read it
+        layout = f"{'n' if newline >= 0 or not parts else ''}{offset - line_start}"
         parts.append(f"{names[kind]}\x1f{value}\x1f{layout}\x1e")
         previous_end = offset + len(value)
     stream = "".join(parts)
@@ -316,6 +323,7 @@ class _FileScanner:
         self.module_system = False
         #: the command before was a `… in` prefix of the next one
         self.after_in = False
+        self.header_error: tuple[int, str] | None = None
         self.pending_opens: list[str] = []
         #: token indices, ascending
         self.sorry_at: list[int] = []
@@ -370,6 +378,9 @@ class _FileScanner:
             result.exit_line = src.line(src.exit_offset)
         if src.error is not None:
             result.error = (src.line(src.error.offset), src.error.message)
+        elif self.header_error is not None:
+            result.error = self.header_error
+        result.module = self.module_system
         result.digest = token_digest(tokens, src.exit_offset is not None, src.text)
         return result
 
@@ -392,14 +403,26 @@ class _FileScanner:
                 j += 1
             if not (j < n and tokens[j][:2] == (IDENT, "import")):
                 break
+            if j > i and not self.module_system:
+                self._header_fault(i, f"`{tokens[i][1]} import` needs a `module` header")
             j += 1
             if j < n and tokens[j][:2] == (IDENT, "all"):
+                if not self.module_system:
+                    self._header_fault(j, "`import all` needs a `module` header")
                 j += 1
             if not (j < n and tokens[j][0] == IDENT):
                 break  # `import` without a module: Lean reports it; nothing is imported
+            if any("." in part or not part for part in ident_parts(tokens[j][1])):
+                # `Formal.«.Hidden»`: a component with a dot names no file the scanner reads
+                self._header_fault(j, f"`import {tokens[j][1]}` has a component with a dot")
             self.result.imports.append((ident_name(tokens[j][1]), self.line(j)))
             i = j + 1
         return i
+
+    def _header_fault(self, index: int, message: str) -> None:
+        """A header Lean 4.30 rejects: the file never builds (the first such fault counts)."""
+        if self.header_error is None:
+            self.header_error = (self.line(index), message)
 
     def _special(self, j: int, code: int) -> None:
         """Record an identifier the one-pass scan flagged (sorry, option, search, ...)."""
@@ -547,6 +570,11 @@ class _FileScanner:
                         value not in CONTINUATION_WORDS
                     ):
                         boundary = False  # a word at column 0: perhaps an unknown command
+            elif kind == NAME:
+                ident_at.append(i)  # a name literal may feed code that looks the name up
+                if value.lstrip("`") in commands:
+                    # `` `namespace Hard ``: a reader sees a command Lean never runs
+                    self._uncertain(i, f"the name literal {value} reads like a command")
             elif kind == SYMBOL:
                 code = special.get(value)
                 if code is not None:
@@ -576,6 +604,10 @@ class _FileScanner:
             if boundary is not None:
                 segments.append((begin, i, certain))
                 begin, certain = i, boundary
+                if not text[offset - 1].isspace():  # i > begin, so offset > 0
+                    # `2.def Goal …`: a reader takes the command for part of the token
+                    # before it, Lean does not
+                    self._uncertain(i, f"`{value}` starts a command with no space before it")
             # 2. where we are in the command
             is_prefix = kind == DOC or value == "@[" or (kind == IDENT and value in prefix_words)
             if i == begin:
@@ -791,6 +823,8 @@ class _FileScanner:
         code = [t for t in tokens[rest:end] if t[0] not in (DOC, MODDOC)]
         if code:
             self._uncertain(i, f"`{text}` followed by `{code[0][1]}`")
+        if any("." in part for part in parts):
+            self._uncertain(i, f"`{header[1] if header else ''}` has a name component with a dot")
         if text == "mutual":
             self.scopes.append(_Scope("mutual", ""))
         elif text == "namespace":
@@ -928,6 +962,11 @@ class _FileScanner:
         if name_token is not None:
             raw = ident_name(tokens[name_token][1])
             name = self.qualify(raw)
+            if any("." in part for part in ident_parts(tokens[name_token][1])):
+                # `«A.B».c` has a component `A.B` that the dotted name cannot tell apart
+                self._uncertain(
+                    name_token, f"`{tokens[name_token][1]}` has a name component with a dot"
+                )
             if _SPECIAL.get(raw, _OPTION) < _OPTION:  # a word that admits, searches, …
                 self._uncertain(
                     name_token,
@@ -989,6 +1028,11 @@ class _FileScanner:
         if keyword == "axiom":
             self._finding(begin, "axiom", f"axiom `{name}` adds an unproved assumption")
         self.result.decls.append(decl)
+        helpers = self._helpers(j, end, where=keyword in _TERM_DECLS and keyword != "instance")
+        for helper in helpers:
+            # `where` and `let rec` helpers are constants `name.helper` of their own: each is
+            # the declaration's text again, under the name Lean gives it
+            self.result.decls.append(replace(decl, name=f"{name}.{helper}", kind="helper"))
 
     def _public_scope(self) -> bool:
         """Whether the innermost section that says so is a ``public section``."""
@@ -996,6 +1040,43 @@ class _FileScanner:
             if scope.public is not None:
                 return scope.public
         return False
+
+    def _helpers(self, j: int, end: int, *, where: bool) -> list[str]:
+        """Names of the ``where`` and ``let rec`` helpers of a declaration: after a ``where``
+        at the declaration's own depth (``where``: the declaration is a theorem or definition,
+        whose ``where`` holds helpers, not fields), the first name on each line (after docs,
+        attributes and modifiers); after ``let rec``, the name that follows."""
+        tokens = self.tokens
+        text = self.src.text
+        found: list[str] = []
+        depth = 0
+        after_where = False
+        expect = False  # the next word at depth 0 may name a helper
+        for k in range(j, end):
+            kind, value, offset = tokens[k]
+            named = k + 1 < end and tokens[k + 1][0] == IDENT
+            if kind == IDENT and value == "rec" and k > j and tokens[k - 1][1] == "let" and named:
+                found.append(ident_name(tokens[k + 1][1]))
+            if kind == SYMBOL and value in OPEN_BRACKETS:
+                depth += 1
+                continue
+            if kind == SYMBOL and value in CLOSE_BRACKETS:
+                depth = max(0, depth - 1)
+                continue
+            if depth:
+                continue
+            line_start = text.rfind("\n", 0, offset) + 1
+            if not text[line_start:offset].strip():
+                expect = after_where
+            if kind == IDENT and value == "where" and where:
+                after_where = expect = True
+                continue
+            if not expect or kind == DOC or (kind == IDENT and value in MODIFIERS):
+                continue
+            if kind == IDENT and value not in CONTINUATION_WORDS:
+                found.append(ident_name(value))
+            expect = False
+        return list(dict.fromkeys(found))
 
     def _inner_attributes(self, j: int, end: int) -> list[str]:
         """Attributes of ``@[…]`` groups inside a declaration after its keyword (a ``where``
@@ -1096,7 +1177,7 @@ class _FileScanner:
             if j == skip:
                 continue
             _, text, offset = tokens[j]
-            name = ident_name(text)
+            name = ident_name(text.lstrip("`"))
             names.add(name)
             prev_kind, prev_text, prev_offset = tokens[j - 1]
             if (
@@ -1161,10 +1242,23 @@ class _FileScanner:
         self._pseudo_decl(begin, end, "attribute", implicit=True).attrs = attrs
 
     def _notation(self, begin: int, i: int, end: int, command: str) -> None:
+        """A notation: a declaration automation may use unnamed. One whose tokens hold a
+        character that can start or end a comment, string or character literal (`` +/ ``
+        before ``--``) changes how every importing file must be read, which no static token
+        table follows: it counts as custom syntax."""
+        atoms = self._atoms(i, end)
+        lexical = any(_lexical_atom(atom) for atom in atoms)
         self.result.extensions.append(
-            Extension(self.line(i), command, False, self._atoms(i, end), self._sorries(i, end))
+            Extension(self.line(i), command, lexical, atoms, self._sorries(i, end))
         )
         self._pseudo_decl(begin, end, command, implicit=True)
+
+
+def _lexical_atom(atom: str) -> bool:
+    """Whether a notation token can join a comment, string or character opener that follows
+    or precedes it (`` +/ `` then ``--``, `` ⊆' ``)."""
+    token = atom.strip()
+    return len(token) > 1 and (token[0] in "/'\"«" or any(c in token[1:] for c in "-/'\"«"))
 
 
 def scan_source(text: str) -> FileScan:

@@ -7,6 +7,7 @@ modification time) lets a warm run skip reading unchanged files entirely (see
 
 from __future__ import annotations
 
+import functools
 import gc
 import hashlib
 import json
@@ -44,8 +45,34 @@ EXTERNAL_ROOTS = frozenset(
         "Plausible",
         "LeanSearchClient",
         "ImportGraph",
+        "Cli",
     }
 )
+
+
+@functools.cache
+def _dependency_modules() -> dict[str, tuple[str, str, frozenset[str]]]:
+    """Per import root, the package, its pinned revision and every module it has there
+    (``modules.json``, generated with the vocabulary from the packages read at their pins)."""
+    data = json.loads(Path(__file__).with_name("modules.json").read_text(encoding="utf-8"))
+    return {
+        root: (entry["package"], entry["revision"], frozenset(entry["modules"]))
+        for root, entry in data["roots"].items()
+    }
+
+
+def missing_dependency_module(name: str) -> str | None:
+    """Why ``import name`` names no module of its package at the pinned revision, or None
+    (also for packages without a module list: those are trusted by their root). ``lake
+    build`` stops at such an import, so nothing in the file, or after it, is elaborated."""
+    known = _dependency_modules().get(name.split(".", 1)[0])
+    if known is None or name in known[2]:
+        return None
+    package, revision, _ = known
+    return (
+        f"import {name} is not a module of {package} at the pinned revision "
+        f"{revision[:12]}; `lake build` stops at this import"
+    )
 
 
 def module_path(root: Path, module: str) -> Path:
@@ -164,6 +191,7 @@ class Workspace:
     _decl_scope_cache: dict[tuple[str, ...], tuple[str, ...]] = field(
         default_factory=dict, repr=False
     )
+    _cyclic: dict[str, str] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         # the lexer stops at `#exit`, so declarations after it are never indexed; modules in
@@ -191,11 +219,18 @@ class Workspace:
             if self.is_workspace_module(name):
                 if name not in self.modules:
                     reasons.append(f"{module.rel(self.root)}:{line}: import {name} not found")
+                elif module.scan.module and not self.modules[name].scan.module:
+                    reasons.append(
+                        f"{module.rel(self.root)}:{line}: a `module` file cannot import {name}, "
+                        "which is not one; Lean rejects the file"
+                    )
             elif name.split(".", 1)[0] not in EXTERNAL_ROOTS:
                 reasons.append(
                     f"{module.rel(self.root)}:{line}: import {name} is neither a workspace "
                     "module nor part of Mathlib and its dependencies"
                 )
+            elif (missing := missing_dependency_module(name)) is not None:
+                reasons.append(f"{module.rel(self.root)}:{line}: {missing}")
         return reasons
 
     def fault(self, module: Module) -> str | None:
@@ -230,13 +265,70 @@ class Workspace:
         reasons: list[str] = []
         if start not in self.modules:
             return [f"module {start} not found"]
+        cyclic = self.cyclic()
         for name in self.closure(start):
             module = self.modules[name]
             reasons.extend(self.import_problems(module))
             fault = self.fault(module)
             if fault is not None:
                 reasons.append(fault)
+            if name in cyclic:
+                reasons.append(
+                    f"{module.rel(self.root)}:1: {name} imports itself through {cyclic[name]}; "
+                    "Lake builds no module of an import cycle"
+                )
         return reasons
+
+    def cyclic(self) -> dict[str, str]:
+        """Every module on an import cycle, with the next module of its cycle (Tarjan's
+        strongly connected components, iteratively)."""
+        if self._cyclic is not None:
+            return self._cyclic
+        graph = {
+            name: [i for i, _ in module.scan.imports if i in self.modules]
+            for name, module in self.modules.items()
+        }
+        index: dict[str, int] = {}
+        low: dict[str, int] = {}
+        stack: list[str] = []
+        on_stack: set[str] = set()
+        found: dict[str, str] = {}
+        for root in sorted(graph):
+            if root in index:
+                continue
+            work = [(root, 0)]
+            while work:
+                node, child = work.pop()
+                if child == 0:
+                    index[node] = low[node] = len(index)
+                    stack.append(node)
+                    on_stack.add(node)
+                successors = graph[node]
+                if child < len(successors):
+                    work.append((node, child + 1))
+                    nxt = successors[child]
+                    if nxt not in index:
+                        work.append((nxt, 0))
+                    elif nxt in on_stack:
+                        low[node] = min(low[node], index[nxt])
+                    continue
+                if low[node] == index[node]:
+                    component = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        component.append(member)
+                        if member == node:
+                            break
+                    if len(component) > 1 or node in graph[node]:
+                        ring = sorted(component)
+                        for k, member in enumerate(ring):
+                            found[member] = ring[(k + 1) % len(ring)]
+                if work:
+                    parent = work[-1][0]
+                    low[parent] = min(low[parent], low[node])
+        self._cyclic = found
+        return found
 
     # -------------------------------------------------------------- resolution
     def lookup(self, name: str) -> list[tuple[Module, Decl]]:
@@ -417,6 +509,11 @@ class WorkspaceLoading:
         for path, _ in self.stats:  # every file is in `scans`: from the cache or scanned now
             scan, sha = self.scans[path]
             name = name_of(path)
+            if any(not part or part.startswith(".") for part in name.split(".")):
+                # a folder or file name with a dot (`Case./Helpers.lean`): its module name
+                # reads like another one, so the file cannot be trusted to be that module
+                rel = os.path.relpath(path, self.root)
+                scan = FileScan(error=(1, f"{rel}: a dot in a folder or file name"))
             first = modules.get(name)
             if first is not None:
                 # two libraries provide the module: which file Lake reads is not the
