@@ -7,12 +7,15 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
 from missions.cli import app
-from missions.lean.lakefile import unsafe_settings
+from missions.lean import lakefile as lakefile_module
+from missions.lean.lakefile import LakefileReader, unsafe_settings
+from missions.lean.lexer import lex
 
 FILES = {
     "Formal/Case/Statements.lean": (
@@ -108,7 +111,7 @@ def test_source_option_in_any_spelling_is_forbidden(workspace: Path, spelling: s
 # --------------------------------------------------------- code the lakefile can run
 # An allow-list, not a deny-list: each of these is a different way for the build to run code
 # or pass Lean an argument the scanner never sees in a source file. The controls show that
-# what real projects write (options, `lean_exe`, `script`, plain definitions) stays clean.
+# what the reader's grammar holds (options, targets, literal settings) stays clean.
 LAKEFILE_CODE = [
     ('  moreLeanArgs := #["--plugin=evil.so"]', "build argument `--plugin=evil.so`"),
     ('  weakLeanArgs := #["--load-dynlib", "evil.so"]', "build argument `--load-dynlib`"),
@@ -130,6 +133,20 @@ LAKEFILE_CODE = [
     ("  someFutureSetting := true", "`someFutureSetting` is a Lake setting"),
     ("lean_lib Other where\n  moreLinkObjs := #[evil]", "`moreLinkObjs` is a Lake setting"),
     ("lean_lib Other { needs := #[evil] }", "`needs` is a Lake setting"),
+    # Lake's own grammar: what the reader does not know is not read past
+    ("meta if false then\nlean_lib Other", "`meta` is outside the lakefile grammar"),
+    ('  description := run_io do\n    return "x"', "`run_io` in the value of `description`"),
+    ('  description := "a" ++ "b"', "in the value of `description` is not a literal"),
+    ('script hello do\n  IO.println "hi"\n  return 0', "`script` may run code"),
+    ("def unused : Nat := 1", "`def` is outside the lakefile grammar"),
+    ("open Lake DSL meta if false then lean_lib Other", "`meta` is outside"),
+    ("@[extern_attr]\nlean_lib Other", "attribute `extern_attr` is not one Lake reads"),
+    (
+        'require mathlib from git\n  "https://github.com/leanprover-community/mathlib4.git" @ '
+        '"c5ea00351c28e24afc9f0f84379aa41082b1188f" with {}',
+        "`require … with` clause",
+    ),
+    ("  testDriver := __dir__", "`__dir__` in the value of `testDriver`"),
 ]
 
 
@@ -160,11 +177,11 @@ def test_lakefile_import_beyond_lake_runs_code(workspace: Path) -> None:
         '  moreLeanArgs := #["-DmaxHeartbeats=400000", "-D", "pp.all=true", "--threads=2"]',
         '  weakLeanArgs := #["-Dweak.linter.style.multiGoal=false", "-E", "warning"]',
         "lean_exe tool where\n  root := `Main",
-        'script hello do\n  IO.println "hi"\n  return 0',
-        "def unused : Nat := 1",
+        "lean_lib Other where\n  globs := #[.submodules `Other, .one `Other.Main]",
+        "@[test_driver]\nlean_exe tests where\n  root := `Tests",
         '  version := v!"1.0.0"\n  description := "ML theory"\n  buildDir := "out"',
         '  testDriver := "tests"\n  libName := "formal"\n  buildType := .debug',
-        "def opts : Nat :=\n  let twice := 2\n  twice",
+        'lean_lib Other {\n  srcDir := "other",\n  roots := #[`Other]\n}',
     ],
 )
 def test_lakefile_declarations_and_harmless_arguments_stay_clean(
@@ -244,3 +261,65 @@ def test_a_toolchain_or_lock_off_the_pins_makes_every_target_unproved(
     assert status == "stated"
     assert any(r.startswith(f"{name}:") for r in reasons), reasons
     assert ("toolchain-pin", name) in _check_rules(workspace)
+
+
+# ------------------------------------------------- imports of modules the pins do not have
+def _dependency_roots() -> dict[str, Any]:
+    text = (Path(lakefile_module.__file__).with_name("modules.json")).read_text("utf-8")
+    roots: dict[str, Any] = json.loads(text)["roots"]
+    return roots
+
+
+@pytest.mark.parametrize("root_name", sorted(_dependency_roots()))
+def test_an_import_the_pinned_package_does_not_have_leaves_the_target_unproved(
+    workspace: Path, root_name: str
+) -> None:
+    """Every package read at its pin has its module list: an import it lists is trusted, one
+    it does not (a typo, a module added after the pin) stops ``lake build``, so the proof
+    behind it is never elaborated."""
+    modules = _dependency_roots()[root_name]["modules"]
+    existing = modules[len(modules) // 2]
+    proofs = workspace / "Formal/Case/Proofs.lean"
+    text = proofs.read_text(encoding="utf-8")
+    proofs.write_text(text.replace("\n\n", f"\nimport {existing}\n\n", 1), encoding="utf-8")
+    assert _goal(workspace)[0] == "proved"
+    proofs.write_text(text.replace("\n\n", f"\nimport {existing}Typo\n\n", 1), encoding="utf-8")
+    status, reasons = _goal(workspace)
+    assert status == "stated"
+    assert any(f"import {existing}Typo is not a module of" in r for r in reasons), reasons
+
+
+# -------------------------------------------------------- the lakefile grammar, mutated
+_LITERAL_VALUES = ['"text"', "`Name", "#[`A, `B.C]", "true", "42", ".release", 'v!"1.0"']
+_CODE_WORDS = ["run_io", "IO.println", "id", "__dir__", "if", "meta", "fun", "do", "s!"]
+
+
+@pytest.mark.parametrize("value", _LITERAL_VALUES)
+def test_a_literal_setting_value_is_read(value: str) -> None:
+    source = lex(f"package P where\n  description := {value}\n")
+    assert LakefileReader(source).unread() == []
+
+
+@pytest.mark.parametrize("word", _CODE_WORDS)
+@pytest.mark.parametrize("position", range(4))
+def test_a_word_anywhere_in_a_setting_value_is_not_read_past(word: str, position: int) -> None:
+    """A setting's value is a term Lake evaluates: any word that is not a literal, at any
+    position of it, is a finding (the reader never guesses what a word does)."""
+    pieces = ["#[", "`A", ",", "`B", "]"]
+    pieces.insert(position + 1, word)
+    source = lex("package P where\n  roots := " + " ".join(pieces) + "\n")
+    assert LakefileReader(source).unread(), pieces
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["meta if true then", "target t : Unit := pure ()", "extern_lib l := pure", "set_option a b"],
+)
+@pytest.mark.parametrize("indent", ["", "  "])
+def test_a_command_the_reader_does_not_know_is_a_finding_wherever_it_starts(
+    command: str, indent: str
+) -> None:
+    text = (Path(lakefile_module.__file__).parents[3] / "lakefile.lean").read_text("utf-8")
+    assert LakefileReader(lex(text)).unread() == []
+    mutated = text.replace("\n@[default_target]", f"\n{indent}{command}\n@[default_target]")
+    assert LakefileReader(lex(mutated)).unread(), mutated

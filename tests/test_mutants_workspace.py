@@ -92,9 +92,10 @@ def test_only_literal_option_lists_can_be_read(tmp_path: Path) -> None:
     assert lean_settings(tmp_path, "#[⟨autoImplicit, false⟩]") == computed  # not `name
     assert lean_settings(tmp_path, "someArgs") == computed
     assert lean_settings(tmp_path, "#[") == computed  # unfinished: cannot be read either
-    # a mention that assigns nothing is not a setting
+    # a mention that assigns nothing is not a setting (the `def` is outside the grammar)
     text = "import Lake\nopen Lake DSL\n\ndef f := moreLeanArgs\n"
-    assert settings_for(tmp_path, "lakefile.lean", text) == []
+    assert settings_for(tmp_path, "lakefile.lean", text) == [("lakefile.lean", 4, "option")]
+    assert "`def`" in unsafe_settings(tmp_path)[0].message
 
 
 # ------------------------------------------------------ arguments, code and TOML (allow-list)
@@ -163,7 +164,9 @@ def test_what_lakefile_lean_runs_is_reported_once_with_its_line(tmp_path: Path) 
     ],
 )
 def test_a_value_must_be_one_literal_list(tmp_path: Path, value: str) -> None:
-    assert lean_settings(tmp_path, value) == [("lakefile.lean", 5, "option")]
+    found = lean_settings(tmp_path, value)
+    assert found[0] == ("lakefile.lean", 5, "option")
+    assert {kind for _, _, kind in found} == {"option"}  # a continued value: its line too
 
 
 @pytest.mark.parametrize(
@@ -204,13 +207,11 @@ def test_lakefile_toml_findings_and_lines(
 
 def test_layout_problems_name_lakefile_lean(tmp_path: Path) -> None:
     found = lakefile_findings(tmp_path, "lean_lib A where\n  roots := #[`A]\n    ++ #[`B]\n")
-    assert found == [
-        (
-            2,
-            "`roots` is set in a form the scanner cannot follow; Lake may build files it "
-            "never reads",
-        )
-    ]
+    assert found[0] == (
+        2,
+        "`roots` is set in a form the scanner cannot follow; Lake may build files it never reads",
+    )
+    assert [line for line, _ in found[1:]] == [3]  # `++` is no literal either
     assert unsafe_settings(tmp_path)[0].file == "lakefile.lean"
 
 

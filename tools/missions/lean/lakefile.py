@@ -20,7 +20,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from missions.lean.lexer import IDENT, NUMBER, STRING, SYMBOL, Source, Token, lex
+from missions.lean.lexer import (
+    DOC,
+    IDENT,
+    MODDOC,
+    NAME,
+    NUMBER,
+    STRING,
+    SYMBOL,
+    Source,
+    Token,
+    lex,
+)
 from missions.lean.scan import option_is_unsafe, scan_source
 from missions.lean.vocabulary import UNSAFE_OPTION_PREFIXES
 from missions.roots import LAYOUT_SETTINGS, layout_lines, layout_problems, read_config_text
@@ -54,10 +65,15 @@ HARMLESS_FLAGS = {
     "-q": False,
     "--quiet": False,
 }
-#: Lake commands that declare what ``lake build`` builds and run nothing themselves (a
-#: ``script`` runs only under ``lake run``). Every other command may run code while Lake
-#: configures, updates or builds the package.
-LAKE_DECLARATIONS = frozenset({"package", "require", "lean_lib", "lean_exe", "script"})
+#: Lake commands that declare what ``lake build`` builds and run nothing themselves. Every
+#: other command may run code while Lake configures, updates or builds the package: a
+#: ``script`` or ``def`` body is elaborated when Lake loads the file (``run_io`` in it runs).
+LAKE_DECLARATIONS = frozenset({"package", "require", "lean_lib", "lean_exe"})
+#: The commands whose settings (``where`` or ``{ … }``) the grammar reader follows.
+_CONFIGURED = frozenset({"package", "lean_lib", "lean_exe"})
+#: Attributes Lake reads on a target (which targets ``lake build``, ``lake test`` and
+#: ``lake lint`` run); they run nothing.
+TARGET_ATTRIBUTES = frozenset({"default_target", "test_driver", "lint_driver"})
 #: What a lakefile may import: Lake and the core it is built on.
 CONFIGURATION_IMPORTS = frozenset({"Lake", "Lean", "Init", "Std"})
 #: What a literal option list may consist of: brackets, name literals, strings, numbers.
@@ -98,7 +114,6 @@ INERT_SETTINGS = frozenset(
         "libName",
         "exeName",
         "libPrefixOnWindows",
-        "defaultFacets",
         "buildType",
         "backend",
         "platformIndependent",
@@ -161,7 +176,7 @@ def _lean_settings(root: Path, text: str) -> list[UnsafeSetting]:
     arguments: list[tuple[int, str]] = []  # after the options: theirs is the clearer reason
     for index, (kind, value, offset) in enumerate(source.tokens):
         line = source.line(offset)
-        unsafe = (kind == IDENT and option_is_unsafe(value)) or (
+        unsafe = (kind in (IDENT, NAME) and option_is_unsafe(value.lstrip("`"))) or (
             kind == STRING and _UNSAFE_D.search(value.replace("«", "").replace("»", ""))
         )
         if unsafe:
@@ -189,6 +204,9 @@ def _lean_settings(root: Path, text: str) -> list[UnsafeSetting]:
     for line, message in [*arguments, *_configuration_code(text)]:
         add(line, message)
     found.extend(_layout_settings(root, source))
+    # last, so that a more specific reason for the same line comes first
+    for line, message in LakefileReader(source).unread():
+        add(line, message)
     return _one_per_line(found)
 
 
@@ -512,5 +530,235 @@ def _literal(value: list[Token], position: int) -> bool:
         return text in _LITERAL_SYMBOLS
     if kind in (STRING, NUMBER):
         return True
-    name_literal = position > 0 and value[position - 1][1] == "`"
-    return kind == IDENT and (text in _LITERAL_WORDS or name_literal)
+    return kind == NAME or (kind == IDENT and text in _LITERAL_WORDS)
+
+
+class LakefileReader:
+    """The grammar of the ``lakefile.lean`` the scanner vouches for, read token by token.
+
+    Lake elaborates the whole file when it loads the configuration, and Lean's grammar there
+    includes Lake's own commands (``meta if c then cmd`` keeps ``cmd`` only if ``c``
+    evaluates to true, ``run_io`` runs ``IO`` inside any term). Rather than recognise what
+    may run, the reader accepts only what cannot: doc comments, ``import``, ``open`` of
+    capitalised namespaces, ``package``/``lean_lib``/``lean_exe`` (optionally after
+    ``@[default_target]``-like attributes) whose settings are literals, and ``require`` in
+    Lake's ``depSpec`` form without ``with``. Every other token, wherever it is, is a finding:
+    a setting's value made of anything but literals may be code; a lower-case word where a
+    command is expected may be a command the reader does not know.
+    """
+
+    def __init__(self, source: Source) -> None:
+        self.source = source
+        self.tokens = source.tokens
+        self.found: list[tuple[int, str]] = []
+
+    def unread(self) -> list[tuple[int, str]]:
+        index = 0
+        while index < len(self.tokens):
+            index = self._command(index)
+        return self.found
+
+    # ---------------------------------------------------------------- helpers
+    def _text(self, index: int) -> str:
+        return self.tokens[index][1] if index < len(self.tokens) else ""
+
+    def _column(self, index: int) -> int:
+        return self.source.column(self.tokens[index][2])
+
+    def _first_on_line(self, index: int) -> bool:
+        offset = self.tokens[index][2]
+        text = self.source.text
+        return not text[text.rfind("\n", 0, offset) + 1 : offset].strip()
+
+    def _fail(self, index: int, message: str) -> int:
+        """Record a finding at ``index`` and resume at the next token in column 0 (the
+        next command, if the file is laid out like the reader expects)."""
+        self.found.append((self.source.line(self.tokens[index][2]), message))
+        index += 1
+        while index < len(self.tokens) and self._column(index) != 0:
+            index += 1
+        return index
+
+    def _unknown(self, index: int) -> int:
+        word = self._text(index)
+        return self._fail(
+            index,
+            f"`{word}` is outside the lakefile grammar the scanner reads (doc comments, "
+            "import, open, package, require, lean_lib, lean_exe with literal settings); Lake "
+            "may run it when it loads the configuration",
+        )
+
+    # --------------------------------------------------------------- commands
+    def _command(self, index: int) -> int:
+        kind, text, _ = self.tokens[index]
+        if kind in (DOC, MODDOC):
+            return index + 1
+        if kind == SYMBOL and text == "@[":
+            return self._attributes(index)
+        if kind != IDENT:
+            return self._unknown(index)
+        if text == "import":
+            if self.tokens[index + 1 : index + 2] and self.tokens[index + 1][0] == IDENT:
+                return index + 2
+            return self._unknown(index)
+        if text == "open":
+            index += 1
+            line = self.source.line(self.tokens[index - 1][2])
+            while (
+                index < len(self.tokens)
+                and self.tokens[index][0] == IDENT
+                and self.tokens[index][1][:1].isupper()  # Lean's keywords are lower-case
+                and self.source.line(self.tokens[index][2]) == line
+            ):
+                index += 1
+            return index
+        if text in _CONFIGURED:
+            return self._target(index + 1)
+        if text == "require":
+            return self._require(index + 1)
+        return self._unknown(index)
+
+    def _attributes(self, index: int) -> int:
+        start = index
+        index += 1
+        while True:
+            if self._text(index) not in TARGET_ATTRIBUTES:
+                if index >= len(self.tokens):
+                    return self._unknown(start)
+                return self._fail(
+                    index,
+                    f"attribute `{self._text(index)}` is not one Lake reads on a target "
+                    f"({', '.join(sorted(TARGET_ATTRIBUTES))}); it may run code",
+                )
+            index += 1
+            if self._text(index) == "]":
+                index += 1
+                break
+            if self._text(index) != ",":
+                return self._unknown(min(index, len(self.tokens) - 1))
+            index += 1
+        if index < len(self.tokens) and self._text(index) not in _CONFIGURED:
+            return self._unknown(index)
+        return index
+
+    def _target(self, index: int) -> int:
+        """``package``/``lean_lib``/``lean_exe`` after the word: a name, then settings."""
+        named = index < len(self.tokens) and self.tokens[index][0] in (IDENT, STRING)
+        if named and self._text(index) not in ("where", "{"):
+            index += 1
+        if self._text(index) == "where":
+            return self._settings(index + 1, closing=None)
+        if self._text(index) == "{":
+            return self._settings(index + 1, closing="}")
+        return index
+
+    def _settings(self, index: int, closing: str | None) -> int:
+        """``name := literal`` fields, one per line after ``where`` (until column 0) or
+        separated by ``,`` up to ``closing``."""
+        while index < len(self.tokens):
+            if closing is None and self._column(index) == 0:
+                return index
+            if closing is not None and self._text(index) == closing:
+                return index + 1
+            if closing is not None and self._text(index) == ",":
+                index += 1
+                continue
+            if self.tokens[index][0] != IDENT or self._text(index + 1) != ":=":
+                return self._fail(
+                    index,
+                    f"`{self._text(index)}` is not a `name := value` setting; Lake may "
+                    "elaborate it as code when it loads the configuration",
+                )
+            setting, column = self._text(index), self._column(index)
+            index += 2
+            depth = 0
+            while index < len(self.tokens):
+                kind, text, _ = self.tokens[index]
+                if depth == 0 and (
+                    self._column(index) == 0
+                    or (closing is not None and text in (",", closing))
+                    or (
+                        self._first_on_line(index)
+                        and (self._column(index) <= column or self._text(index + 1) == ":=")
+                    )
+                ):
+                    break
+                if not self._literal(index):
+                    return self._fail(
+                        index,
+                        f"`{text}` in the value of `{setting}` is not a literal; Lake "
+                        "evaluates setting values when it loads the configuration, so a "
+                        "value can run code (`run_io`)",
+                    )
+                if kind == SYMBOL and text in ("[", "⟨", "("):
+                    depth += 1
+                elif kind == SYMBOL and text in ("]", "⟩", ")"):
+                    depth -= 1
+                index += 1
+        return index
+
+    def _literal(self, index: int) -> bool:
+        kind, text, offset = self.tokens[index]
+        if kind in (STRING, NUMBER, NAME):
+            return True
+        if kind == SYMBOL:
+            return text in _LITERAL_SYMBOLS
+        if kind != IDENT:
+            return False
+        if text in _LITERAL_WORDS:
+            return True
+        if text == "v!":  # Lake's version literal, when its string interpolates nothing
+            following = self.tokens[index + 1 : index + 2]
+            return bool(following) and following[0][0] == STRING and "{" not in following[0][1]
+        # `.release`, `.submodules`: a constructor of the setting's type
+        previous = self.tokens[index - 1] if index > 0 else None
+        return (
+            previous is not None
+            and previous[1] == "."
+            and previous[2] + 1 == offset
+            and "." not in text
+            and (index < 2 or self.tokens[index - 2][0] == SYMBOL)
+        )
+
+    def _require(self, index: int) -> int:
+        """Lake's ``depSpec``: ``["scope" /] name [@ [git] rev] [from git url [@ rev] [/ dir]
+        | from path]``; a ``with`` clause is a term, so it is not followed."""
+        if self._text(index + 1) == "/" and self.tokens[index][0] == STRING:
+            index += 2
+        if index >= len(self.tokens) or self.tokens[index][0] not in (IDENT, STRING):
+            return self._unknown(index - 1)
+        index += 1
+        if self._text(index) == "@":
+            index += 1
+            if self._text(index) == "git":
+                index += 1
+            index = self._string(index)
+        if self._text(index) == "from":
+            index += 1
+            if self._text(index) == "git":
+                index = self._string(index + 1)
+                if self._text(index) == "@":
+                    index = self._string(index + 1)
+                if self._text(index) == "/":
+                    index = self._string(index + 1)
+            else:
+                index = self._string(index)
+        if self._text(index) == "with":
+            return self._fail(
+                index,
+                "a `require … with` clause is a term Lake evaluates; the scanner does not "
+                "follow it",
+            )
+        return index
+
+    def _string(self, index: int) -> int:
+        """Past a string literal, or (when it is not one) a finding."""
+        if index < len(self.tokens) and self.tokens[index][0] == STRING:
+            return index + 1
+        if index >= len(self.tokens):
+            return index
+        return self._fail(
+            index,
+            f"`{self._text(index)}` here is not a string literal; the scanner reads "
+            "`require` only with literal sources and revisions",
+        )

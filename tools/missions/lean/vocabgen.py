@@ -8,6 +8,7 @@ as a harmless name. So the table is generated from the ``syntax``, ``macro``, ``
 workspace's ``lake-manifest.json`` pins, read at their pinned revisions, and checked in::
 
     python -m missions.lean.vocabgen --out tools/missions/lean/vocabulary.json \\
+        --modules-out tools/missions/lean/modules.json \\
         --source mathlib=git:PATH/mathlib4@c5ea003… --source core=dir:PATH/lean4 …
 
 Each source is a package name and where its files are: ``git:GITDIR@REV`` (a clone or a bare
@@ -184,6 +185,9 @@ class Source:
     unreadable: list[str] = field(default_factory=list)
     #: the folders (or files) read: what the package's libraries build, not its tests
     folders: list[str] = field(default_factory=list)
+    #: every module file under the folders, those left out of the reading (``!FOLDER``)
+    #: included: they are still modules an import can name
+    module_paths: list[str] = field(default_factory=list)
 
 
 # ---------------------------------------------------------------------------- reading
@@ -261,12 +265,18 @@ def read_source(spec: str) -> Source:
         source.folders = folders.split(",")
         keep = tuple(f for f in source.folders if not f.startswith("!"))
         drop = tuple(f"{f[1:]}/" for f in source.folders if f.startswith("!"))
+        source.module_paths = sorted(
+            path
+            for path in [*source.files, *source.unreadable]
+            if path in keep or path.startswith(tuple(f"{k}/" for k in keep))
+        )
         source.files = {
             path: text
             for path, text in source.files.items()
-            if (path in keep or path.startswith(tuple(f"{k}/" for k in keep)))
-            and not path.startswith(drop)
+            if path in source.module_paths and not path.startswith(drop)
         }
+    else:
+        source.module_paths = sorted([*source.files, *source.unreadable])
     return source
 
 
@@ -330,7 +340,7 @@ class _File:
     def __init__(self, package: str, path: str, text: str) -> None:
         self.package = package
         self.path = path
-        self.source = lex(text)
+        self.source = lex(text, lenient=True)
         self.tokens = self.source.tokens
         self.depths = _depths(self.tokens)
         self.quoted = _quoted(self.tokens)
@@ -763,6 +773,37 @@ def build(sources: list[Source], review: dict[str, Any], pins: dict[str, str]) -
     return result
 
 
+def module_lists(sources: list[Source], pins: dict[str, str]) -> dict[str, Any]:
+    """Every module each package provides, for the packages read at exactly their pin.
+
+    ``import Mathlib.Tactic.PowBound`` of a module the pinned Mathlib does not have stops
+    ``lake build`` at that import, so nothing after it is elaborated; trusting an import by its
+    first component would accept such a proof. A package read at another revision (a newer
+    or older snapshot) has no list: its modules are trusted by their root, as before.
+    """
+    packages: dict[str, Any] = {}
+    for source in sources:
+        pinned = pins.get(source.name)
+        if not pinned or source.revision != pinned or source.revisions:
+            continue
+        for path in source.module_paths:
+            if not path.endswith(".lean"):
+                continue
+            module = path[: -len(".lean")].replace("/", ".")
+            root = module.split(".", 1)[0]
+            entry = packages.setdefault(
+                root, {"package": source.name, "revision": pinned, "modules": []}
+            )
+            entry["modules"].append(module)
+    for entry in packages.values():
+        entry["modules"].sort()
+    return {
+        "format": 1,
+        "generator": "python -m missions.lean.vocabgen --modules-out … (see its docstring)",
+        "roots": dict(sorted(packages.items())),
+    }
+
+
 def table_digest(table: dict[str, Any]) -> str:
     """A digest of everything the scanner reads from the table: an entry deleted, added or
     reclassified by hand, without running the generator, no longer matches it."""
@@ -806,21 +847,31 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--source", action="append", default=[], required=True)
     parser.add_argument("--review", default=str(Path(__file__).with_name("vocabulary-review.json")))
     parser.add_argument("--root", default=".", help="the workspace (its lake-manifest.json)")
+    parser.add_argument(
+        "--modules-out", help="also write the module list of each package read at its pin"
+    )
     args = parser.parse_args(argv)
     root = Path(args.root)
     pins = pinned_revisions(root / "lake-manifest.json", root / "lean-toolchain")
     review = json.loads(Path(args.review).read_text(encoding="utf-8"))
-    table = build([read_source(spec) for spec in args.source], review, pins)
-    text = json.dumps(table, indent=1, ensure_ascii=False, sort_keys=False) + "\n"
-    tmp = f"{args.out}.{os.getpid()}.tmp"
-    Path(tmp).write_text(text, encoding="utf-8")
-    os.replace(tmp, args.out)
+    sources = [read_source(spec) for spec in args.source]
+    table = build(sources, review, pins)
+    _write_json(args.out, table)
+    if args.modules_out:
+        _write_json(args.modules_out, module_lists(sources, pins))
     print(
         f"{args.out}: {len(table['words'])} words, {len(table['tokens'])} tokens, "
         f"{len(table['axioms'])} axioms from {len(table['sources'])} sources",
         file=sys.stderr,
     )
     return 0
+
+
+def _write_json(path: str, data: dict[str, Any]) -> None:
+    text = json.dumps(data, indent=1, ensure_ascii=False, sort_keys=False) + "\n"
+    tmp = f"{path}.{os.getpid()}.tmp"
+    Path(tmp).write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
 
 
 if __name__ == "__main__":
