@@ -1075,8 +1075,10 @@ def test_a_command_glued_to_the_token_before_it_makes_the_structure_uncertain(wo
     """``2.def Goal …`` is the literal ``2.`` and a command to Lean, one token to a reader:
     wherever a command starts with no space before it, the file's names are uncertain."""
     spaced = scan_source(f"def a : Float := 2.\n{word} X : Prop := True\n")
+    commented = scan_source(f"def a : Float := 2./- c -/{word} X : Prop := True\n")
     glued = scan_source(f"def a : Float := 2.{word} X : Prop := True\n")
-    assert not any("no space" in message for _, message in spaced.structure)
+    for scan in (spaced, commented):  # a comment separates tokens as a space does
+        assert not any("no space" in message for _, message in scan.structure)
     assert any(f"`{word}` starts a command" in message for _, message in glued.structure)
 
 

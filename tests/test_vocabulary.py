@@ -28,6 +28,7 @@ from missions.lean.vocabgen import (
     STANDARD_AXIOMS,
     Source,
     build,
+    module_lists,
     table_digest,
 )
 
@@ -222,3 +223,36 @@ def test_a_file_that_does_not_lex_makes_its_words_unsafe() -> None:
     assert table["words"]["odd"]["class"] == "admits"  # type: ignore[index]
     [source] = table["sources"]  # type: ignore[misc]
     assert source["not_read_completely"] == ["Pkg/A.lean"]
+
+
+def test_scoped_notation_and_new_letters_are_read() -> None:
+    """``scoped[NS] notation`` declares tokens too (``⁻¹ᵁ``, ``𝓝``), and the generator reads
+    the file that declares a token the table does not know yet (``ꙮ``) without a fault."""
+    table = _build(
+        {
+            "Pkg/A.lean": (
+                'scoped[Pkg] notation3:90 f:91 " ⁻¹ᵁ " U:90 => f U\n'
+                'scoped[Pkg] infixl:100 " ×ₖ " => Prod.mk\n'
+                'notation "ꙮ" => Pkg.fourierChar\n'
+                "theorem t : ꙮ = ꙮ := rfl\n"
+                'macro "odd!" x:interpolatedStr(term) : term => `(toString $x)\n'
+                'def m := odd! "a{x}" ++ g "b{"\n'
+            ),
+        }
+    )
+    tokens = table["tokens"]
+    assert isinstance(tokens, list)
+    assert {"⁻¹ᵁ", "×ₖ", "ꙮ"} <= set(tokens)
+    [source] = table["sources"]  # type: ignore[misc]
+    assert source["not_read_completely"] == []
+
+
+def test_module_lists_cover_exactly_the_packages_read_at_their_pins() -> None:
+    pinned = Source("pkg", "git:x", "r1", {"Pkg.lean": "", "Pkg/A/B.lean": ""})
+    pinned.module_paths = ["Pkg.lean", "Pkg/A/B.lean", "Pkg/A/README.md"]
+    newer = Source("other", "git:y", "r9", {"Other/C.lean": ""})
+    newer.module_paths = ["Other/C.lean"]
+    lists = module_lists([pinned, newer], {"pkg": "r1", "other": "r2"})
+    assert lists["roots"] == {
+        "Pkg": {"package": "pkg", "revision": "r1", "modules": ["Pkg", "Pkg.A.B"]}
+    }

@@ -60,8 +60,9 @@ KIND_NAMES: Final = {
 
 Token = tuple[int, str, int]
 
-# Lean.isLetterLike: Greek without λ, Π, Σ; Coptic; polytonic Greek; the letterlike block
-# (ℝ, ℕ, ...) and the mathematical alphanumerics.
+# Lean.isLetterLike (core's Init/Meta.lean): Greek without λ, Π, Σ; Coptic; polytonic
+# Greek; the letterlike block (ℝ, ℕ, ...); the mathematical alphanumerics; Latin-1 letters
+# (without × and ÷) and Latin Extended-A (`borné` is an identifier).
 _LETTER = (
     "\u03b1-\u03ba\u03bc-\u03c9"
     "\u0391-\u039f\u03a1\u03a2\u03a4-\u03a9"
@@ -69,9 +70,11 @@ _LETTER = (
     "\u1f00-\u1ffe"
     "\u2100-\u214f"
     "\U0001d49c-\U0001d59f"
+    "\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u00ff"
+    "\u0100-\u017f"
 )
 # Lean.isSubScriptAlnum
-_SUBSCRIPT = "\u2080-\u2089\u2090-\u209c\u1d62-\u1d6a"
+_SUBSCRIPT = "\u2080-\u2089\u2090-\u209c\u1d62-\u1d6a\u2c7c"
 _ID_FIRST = f"A-Za-z_{_LETTER}"
 _ID_REST = f"A-Za-z0-9_'!?{_LETTER}{_SUBSCRIPT}"
 _ATOM = f"(?:[{_ID_FIRST}][{_ID_REST}]*|«[^»]*»)"

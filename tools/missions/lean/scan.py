@@ -604,7 +604,8 @@ class _FileScanner:
             if boundary is not None:
                 segments.append((begin, i, certain))
                 begin, certain = i, boundary
-                if not text[offset - 1].isspace():  # i > begin, so offset > 0
+                before = tokens[i - 1]  # i > begin
+                if before[2] + len(before[1]) == offset:
                     # `2.def Goal …`: a reader takes the command for part of the token
                     # before it, Lean does not
                     self._uncertain(i, f"`{value}` starts a command with no space before it")

@@ -355,6 +355,9 @@ class _File:
         #: what each function declared in the file names and quotes, by its last component
         self.defs: dict[str, tuple[set[str], set[tuple[str, str]]]] = {}
 
+    def _text(self, index: int) -> str:
+        return self.tokens[index][1] if index < len(self.tokens) else ""
+
     def where(self, index: int) -> str:
         return f"{self.package}:{self.path}:{self.source.line(self.tokens[index][2])}"
 
@@ -386,7 +389,12 @@ class _File:
             attributes: list[tuple[str, str | None]] = []
             while i < end:
                 kind, value, _ = self.tokens[i]
-                if kind == DOC or (kind == IDENT and value in _MODIFIERS):
+                if kind == IDENT and value == "scoped" and self._text(i + 1) == "[":
+                    i += 2  # Mathlib's `scoped[NS] notation …`: scoped to `NS`
+                    while i < end and self._text(i) != "]":
+                        i += 1
+                    i += 1
+                elif kind == DOC or (kind == IDENT and value in _MODIFIERS):
                     i += 1
                 elif value == "@[":
                     i = self._attributes(i, end, attributes)
