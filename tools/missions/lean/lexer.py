@@ -29,6 +29,7 @@ because a workspace has millions of them; lines are computed on demand.
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -82,7 +83,7 @@ _ATOM = f"(?:[{_ID_FIRST}][{_ID_REST}]*|«[^»]*»)"
 #: Whitespace as Lean's ``whitespace`` parser takes it (spaces, line breaks, a carriage return
 #: only before a line feed: a tab or a lone carriage return is an error there), and line
 #: comments; skipped before a token.
-_SKIP = r"(?:[ \n]|\r\n)*(?:--[^\n]*(?:[ \n]|\r\n)*)*"
+_SKIP = r"(?:[ \n]+|\r\n)*(?:--[^\n]*(?:[ \n]+|\r\n)*)*"
 _IDENT_START = re.compile(f"[{_ID_FIRST}«]")
 _HASH_WORD = re.compile(r"\#[A-Za-z_][A-Za-z0-9_!?]*")
 
@@ -288,12 +289,16 @@ class _Lexer:
                 tokens.append((NAME, m.group(kind), start))
             elif kind == "symbol":
                 value = m.group(kind)
-                if len(value) == 1 and (
-                    _INVISIBLE.match(value)
-                    or (
-                        not self.lenient
-                        and unicodedata.category(value)[0] == "L"
-                        and value not in _TOKEN_CHARS
+                if (
+                    len(value) == 1
+                    and not "!" <= value <= "~"  # printable ASCII: never in doubt
+                    and (
+                        _INVISIBLE.match(value)
+                        or (
+                            not self.lenient
+                            and unicodedata.category(value)[0] == "L"
+                            and value not in _TOKEN_CHARS
+                        )
                     )
                 ):
                     # a letter Lean's identifiers do not take (`é`) and no token holds
@@ -498,6 +503,7 @@ class _Lexer:
         return m.end()
 
 
+@functools.lru_cache(maxsize=8192)
 def _is_message_head(word: str) -> bool:
     """Whether a word may take an interpolated string after it (perhaps after arguments)."""
     return (

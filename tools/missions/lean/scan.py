@@ -334,6 +334,8 @@ class _FileScanner:
         self.attr_at: list[int] = []
         self._leads: dict[int, bool] = {}
         self._texts: list[str] | None = None
+        #: indexes of the words `where` and `rec`, which only a declaration with helpers holds
+        self._helper_marks: list[int] | None = None
 
     # ----------------------------------------------------------------- helpers
     def line(self, index: int) -> int:
@@ -1048,13 +1050,22 @@ class _FileScanner:
         whose ``where`` holds helpers, not fields), the first name on each line (after docs,
         attributes and modifiers); after ``let rec``, the name that follows."""
         tokens = self.tokens
+        marks = self._helper_marks
+        if marks is None:  # once per file: most declarations have neither word
+            marks = self._helper_marks = [
+                k
+                for k, (kind, value, _) in enumerate(tokens)
+                if kind == IDENT and value in ("where", "rec")
+            ]
+        if bisect.bisect_left(marks, j) == bisect.bisect_left(marks, end):
+            return []
         text = self.src.text
         found: list[str] = []
         depth = 0
         after_where = False
         expect = False  # the next word at depth 0 may name a helper
         for k in range(j, end):
-            kind, value, offset = tokens[k]
+            kind, value, _ = tokens[k]
             named = k + 1 < end and tokens[k + 1][0] == IDENT
             if kind == IDENT and value == "rec" and k > j and tokens[k - 1][1] == "let" and named:
                 found.append(ident_name(tokens[k + 1][1]))
@@ -1066,9 +1077,10 @@ class _FileScanner:
                 continue
             if depth:
                 continue
-            line_start = text.rfind("\n", 0, offset) + 1
-            if not text[line_start:offset].strip():
-                expect = after_where
+            if after_where:  # before any `where` no word names a helper
+                line_start = text.rfind("\n", 0, tokens[k][2]) + 1
+                if not text[line_start : tokens[k][2]].strip():
+                    expect = True
             if kind == IDENT and value == "where" and where:
                 after_where = expect = True
                 continue
