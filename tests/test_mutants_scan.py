@@ -1088,3 +1088,18 @@ def test_a_name_literal_spelling_a_command_makes_the_structure_uncertain(word: s
     scan = scan_source(f"def t : Lean.Name × Nat := Prod.mk `{word} 0\n")
     assert any(f"`{word} reads like a command" in message for _, message in scan.structure)
     assert scan_source("def t : Lean.Name := `Formal\n").structure == []
+
+
+@pytest.mark.parametrize("keyword", sorted(DECL_KEYWORDS))
+def test_a_declaration_keyword_without_a_name_is_a_fault_unless_lean_allows_it(
+    keyword: str,
+) -> None:
+    """``theorem #guard_msgs foo …`` does not parse: read as an anonymous theorem it would
+    hide ``foo`` (a proof citing it would look like it cites Mathlib). Only ``example`` and
+    ``instance`` may be anonymous."""
+    scan = scan_source(f"{keyword} : True := trivial\n")
+    if keyword in ("example", "instance"):
+        assert scan.error is None
+    else:
+        assert scan.error == (1, f"`{keyword}` without a name: Lean rejects the declaration")
+    assert scan_source(f"{keyword} x : True := trivial\n").error is None

@@ -406,23 +406,24 @@ class _FileScanner:
             if not (j < n and tokens[j][:2] == (IDENT, "import")):
                 break
             if j > i and not self.module_system:
-                self._header_fault(i, f"`{tokens[i][1]} import` needs a `module` header")
+                self._fault(i, f"`{tokens[i][1]} import` needs a `module` header")
             j += 1
             if j < n and tokens[j][:2] == (IDENT, "all"):
                 if not self.module_system:
-                    self._header_fault(j, "`import all` needs a `module` header")
+                    self._fault(j, "`import all` needs a `module` header")
                 j += 1
             if not (j < n and tokens[j][0] == IDENT):
                 break  # `import` without a module: Lean reports it; nothing is imported
             if any("." in part or not part for part in ident_parts(tokens[j][1])):
                 # `Formal.«.Hidden»`: a component with a dot names no file the scanner reads
-                self._header_fault(j, f"`import {tokens[j][1]}` has a component with a dot")
+                self._fault(j, f"`import {tokens[j][1]}` has a component with a dot")
             self.result.imports.append((ident_name(tokens[j][1]), self.line(j)))
             i = j + 1
         return i
 
-    def _header_fault(self, index: int, message: str) -> None:
-        """A header Lean 4.30 rejects: the file never builds (the first such fault counts)."""
+    def _fault(self, index: int, message: str) -> None:
+        """Text Lean 4.30 rejects (a header, a nameless theorem): the file never builds (the
+        first such fault counts)."""
         if self.header_error is None:
             self.header_error = (self.line(index), message)
 
@@ -982,6 +983,10 @@ class _FileScanner:
                 opens = [*opens, *self._namespace_prefixes()]
         else:
             name = self.qualify(f"_{kind.replace(' ', '_')}_{self.line(i)}")
+            if keyword not in ("example", "instance"):
+                # `theorem #guard_msgs foo …`: Lean rejects the file; the scanner would
+                # otherwise read an anonymous declaration and lose `foo`
+                self._fault(i, f"`{keyword}` without a name: Lean rejects the declaration")
         has_binders, type_begin, type_end = self._signature(j, end)
         type_name = None
         if type_end - type_begin == 1 and tokens[type_begin][0] == IDENT:
