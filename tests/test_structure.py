@@ -118,3 +118,20 @@ def test_an_in_prefix_before_a_scope_command_is_uncertain() -> None:
         "`… in` before `namespace`"
     ]
     assert uncertain("open Foo in\ntheorem t : True := trivial\nnamespace X\nend X\n") == []
+
+
+def test_a_constructor_name_in_column_zero_is_no_unknown_command() -> None:
+    """Mathlib writes ``class C … where`` then ``mk' ::`` in column 0: no command starts
+    with ``name ::``, so it is the structure's constructor, not an unknown command."""
+    text = "class C (α : Type) : Prop where\nmk' ::\n  field : Nonempty α\n"
+    assert uncertain(text) == []
+    assert uncertain("class D : Prop where\nmk'\n  field : True\n") == ["unknown command `mk'`"]
+
+
+@pytest.mark.parametrize("word", ["opaque", "theorem", "instance", "section"])
+def test_a_keyword_after_a_bar_is_a_constructor_or_pattern_not_a_command(word: str) -> None:
+    """Mathlib's ``inductive Key … | opaque | const …``: after ``|`` no command starts."""
+    text = f"inductive Key where\n  | star\n  | {word}\n  | const (n : Nat)\n\ndef t := 1\n"
+    scan = scan_source(text)
+    assert scan.error is None and uncertain(text) == []
+    assert [d.name for d in scan.decls] == ["Key", "t"]

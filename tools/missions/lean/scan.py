@@ -569,10 +569,14 @@ class _FileScanner:
                 if top and i > begin and not in_prefix and not self._is_field(i):
                     if value in commands:
                         boundary = self._keyword_boundary(i, value, offset, in_body)
-                    elif (offset == 0 or text[offset - 1] == "\n") and (
-                        value not in CONTINUATION_WORDS
+                    elif (
+                        (offset == 0 or text[offset - 1] == "\n")
+                        and value not in CONTINUATION_WORDS
+                        and (i + 1 >= len(tokens) or tokens[i + 1][1] != "::")
                     ):
-                        boundary = False  # a word at column 0: perhaps an unknown command
+                        # a word at column 0: perhaps an unknown command (`mk' ::` names a
+                        # structure's constructor, which no command starts with)
+                        boundary = False
             elif kind == NAME:
                 ident_at.append(i)  # a name literal may feed code that looks the name up
                 if value.lstrip("`") in commands:
@@ -649,6 +653,8 @@ class _FileScanner:
         command it starts is certainly one."""
         tokens = self.tokens
         prev = tokens[i - 1][1] if i > 0 else ""
+        if prev == "|":
+            return None  # a constructor or a pattern (Mathlib's `| opaque`), never a command
         if text == "instance" and prev == "deriving":
             return None
         if text in ("inductive", "abbrev") and prev == "class":
