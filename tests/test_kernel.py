@@ -36,6 +36,10 @@ from missions.status import analyze
 FAKE_LAKE = Path(__file__).parent / "fake_lake.py"
 
 
+#: an override that leaves the field out of the audit's answer
+_OMIT = object()
+
+
 def report(**overrides: dict[str, object]) -> AuditReport:
     declarations = []
     for name, statement in (("Formal.X.Goal", None), ("Formal.X.goal", "Formal.X.Goal")):
@@ -45,11 +49,13 @@ def report(**overrides: dict[str, object]) -> AuditReport:
             "kind": "theorem" if statement else "def",
             "type_is_prop": statement is None,
             "axioms": ["propext", "Quot.sound"] if statement else [],
+            "unsafe": False,
+            "partial": False,
             "statement": statement,
             "type_is_statement": True if statement else None,
         }
         decl.update(overrides.get(name, {}))
-        declarations.append(decl)
+        declarations.append({k: v for k, v in decl.items() if v is not _OMIT})
     return parse_report(
         json.dumps(
             {
@@ -109,6 +115,49 @@ def test_type_mismatch_kind_and_missing() -> None:
     assert verdict(**{"Formal.X.goal": {"unsafe": True}})[0] == "stated"
 
 
+@pytest.mark.parametrize(
+    ("name", "fields", "why"),
+    [
+        # the kernel tier fails closed: what the audit did not say is never a pass
+        ("Formal.X.goal", {"type_is_statement": None}, "could not compare"),
+        ("Formal.X.goal", {"partial": True}, "unsafe or partial"),
+        ("Formal.X.Goal", {"partial": True}, "unsafe or partial"),
+        ("Formal.X.Goal", {"unsafe": True}, "unsafe or partial"),
+        ("Formal.X.goal", {"unsafe": _OMIT}, "not said not to be"),
+        ("Formal.X.goal", {"partial": _OMIT}, "not said not to be"),
+        ("Formal.X.Goal", {"unsafe": _OMIT}, "not said not to be"),
+        ("Formal.X.goal", {"axioms": _OMIT}, "did not list the axioms"),
+        ("Formal.X.goal", {"kind": _OMIT}, "not a theorem"),
+        ("Formal.X.goal", {"type_is_statement": _OMIT}, "could not compare"),
+        ("Formal.X.Goal", {"type_is_prop": _OMIT}, "not a Prop-valued definition"),
+        ("Formal.X.goal", {"uses_sorry": True}, "does not understand"),
+        ("Formal.X.Goal", {"opaque_to_kernel": True}, "does not understand"),
+    ],
+)
+def test_what_the_audit_leaves_out_or_cannot_say_is_never_proved(
+    name: str, fields: dict[str, object], why: str
+) -> None:
+    status, reasons = verdict(**{name: fields})
+    assert status == "stated"
+    assert any(why in r for r in reasons), reasons
+
+
+def test_a_name_reported_twice_or_an_unknown_report_field_is_never_proved() -> None:
+    """Two targets naming one statement get it reported twice, alike: that is fine. Two
+    different answers for one name are not."""
+    base = json.loads(report().model_dump_json(exclude_none=True))
+    alike = {**base, "declarations": [*base["declarations"], base["declarations"][0]]}
+    result = kernel_verdict(_Status(), parse_report(json.dumps(alike)))  # type: ignore[arg-type]
+    assert result is not None and result.status == "proved"
+    again = {**base["declarations"][1], "axioms": ["sorryAx"]}
+    twice = {**base, "declarations": [*base["declarations"], again]}
+    unknown = {**base, "checked_by": "somebody"}
+    for document, why in ((twice, "two different answers"), (unknown, "checked_by")):
+        result = kernel_verdict(_Status(), parse_report(json.dumps(document)))  # type: ignore[arg-type]
+        assert result is not None and result.status == "stated"
+        assert any(why in r for r in result.reasons), result.reasons
+
+
 def test_malformed_report_is_one_line_of_bad_input() -> None:
     with pytest.raises(InputError, match="invalid audit report at format"):
         parse_report('{"format": "other", "lean_version": "4", "modules": [], "declarations": []}')
@@ -136,6 +185,8 @@ def test_disagreement_kernel_wins_and_is_reported(tmp_path: Path) -> None:
                         "kind": "theorem" if d["statement"] else "def",
                         "type_is_prop": d["statement"] is None,
                         "axioms": ["sorryAx"] if d["name"] == "Formal.MAE.goal" else [],
+                        "unsafe": False,
+                        "partial": False,
                         "statement": d["statement"],
                         "type_is_statement": True if d["statement"] else None,
                     }

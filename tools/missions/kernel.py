@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, PrivateAttr, ValidationError
 
 from missions.catalog import KernelFingerprints, MissionFile
 from missions.errors import InputError
@@ -48,9 +48,10 @@ class AuditDecl(BaseModel):
     type_fingerprint: str | None = None
     type_is_prop: bool | None = None
     value_fingerprint: str | None = None
-    axioms: list[str] = []
-    unsafe: bool = False
-    partial: bool = False
+    #: None when the audit did not say: never read as "no axioms" or "safe" (fail closed)
+    axioms: list[str] | None = None
+    unsafe: bool | None = None
+    partial: bool | None = None
     statement: str | None = None
     type_is_statement: bool | None = None
     closure_fingerprint: str | None = None
@@ -67,8 +68,18 @@ class AuditReport(BaseModel):
     modules: list[str]
     declarations: list[AuditDecl]
 
+    _answers: dict[str, set[str]] | None = PrivateAttr(default=None)
+
     def get(self, name: str) -> AuditDecl | None:
         return next((d for d in self.declarations if d.name == name), None)
+
+    def answers(self, name: str) -> int:
+        """How many different answers the audit gives for ``name`` (0 if none)."""
+        if self._answers is None:
+            self._answers = {}
+            for decl in self.declarations:
+                self._answers.setdefault(decl.name, set()).add(decl.model_dump_json())
+        return len(self._answers.get(name, ()))
 
 
 def parse_report(text: str, source: str = "audit output") -> AuditReport:
@@ -116,33 +127,60 @@ class KernelVerdict:
 
 
 def kernel_verdict(status: TargetStatus, report: AuditReport) -> KernelVerdict | None:
-    """The kernel's status for one target (None for external targets)."""
+    """The kernel's status for one target (None for external targets).
+
+    It fails closed: ``proved`` needs every fact positively reported (a theorem, its type
+    exactly the statement, not unsafe, not partial, its axioms listed and standard); a fact
+    the audit left out, a field this tool does not know, or a name reported twice is a
+    reason, never a pass.
+    """
     target = status.target
     if target.kind == "external" or target.statement is None:
         return None
     statement = report.get(target.statement)
     if statement is None or not statement.exists:
         return KernelVerdict("missing", [f"kernel: {target.statement} does not exist"])
-    reasons: list[str] = []
+    reasons = _unread(report, statement)
     if statement.kind != "def" or statement.type_is_prop is not True:
         reasons.append(f"kernel: {target.statement} is not a Prop-valued definition")
-    if statement.unsafe or statement.partial:
-        reasons.append(f"kernel: {target.statement} is unsafe or partial")
+    if statement.unsafe is not False or statement.partial is not False:
+        reasons.append(f"kernel: {target.statement} is unsafe or partial, or not said not to be")
     if target.proof is None:
         return KernelVerdict("stated", [*reasons, "no proof named"])
     proof = report.get(target.proof)
     if proof is None or not proof.exists:
         return KernelVerdict("stated", [*reasons, f"kernel: {target.proof} does not exist"])
+    reasons.extend(_unread(report, proof))
     if proof.kind != "theorem":
         reasons.append(f"kernel: {target.proof} is a {proof.kind}, not a theorem")
     if proof.type_is_statement is not True:
-        reasons.append(f"kernel: the type of {target.proof} is not exactly {target.statement}")
-    if proof.unsafe or proof.partial:
-        reasons.append(f"kernel: {target.proof} is unsafe or partial")
-    extra = non_standard_axioms(proof.axioms)
-    if extra:
+        reasons.append(
+            f"kernel: the type of {target.proof} is not exactly {target.statement}"
+            + (" (the audit could not compare them)" if proof.type_is_statement is None else "")
+        )
+    if proof.unsafe is not False or proof.partial is not False:
+        reasons.append(f"kernel: {target.proof} is unsafe or partial, or not said not to be")
+    if proof.axioms is None:
+        reasons.append(f"kernel: the audit did not list the axioms of {target.proof}")
+    elif extra := non_standard_axioms(proof.axioms):
         reasons.append(f"kernel: {target.proof} depends on {', '.join(extra)}")
     return KernelVerdict("stated" if reasons else "proved", reasons)
+
+
+def _unread(report: AuditReport, decl: AuditDecl) -> list[str]:
+    """What in the audit's answer about ``decl`` this tool cannot read: fields it does not
+    know (in the declaration or the report) and two different answers for the name (two
+    targets naming one statement get it reported twice, alike)."""
+    reasons: list[str] = []
+    unknown = sorted({*(decl.model_extra or {}), *(report.model_extra or {})})
+    if unknown:
+        reasons.append(
+            f"kernel: the audit reports {', '.join(unknown)} for {decl.name}, which this tool "
+            "does not understand"
+        )
+    if report.answers(decl.name) > 1:
+        reasons.append(f"kernel: the audit gives two different answers for {decl.name}")
+    return reasons
 
 
 def apply_kernel(analysis: Analysis, report: AuditReport) -> list[Violation]:
