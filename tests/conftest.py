@@ -158,6 +158,33 @@ def add_roots(root: Path) -> None:
         library.write_text("".join(f"import {m}\n" for m in own), encoding="utf-8")
 
 
+def audit_answer(request: dict[str, Any], axioms: dict[str, list[str]] | None = None) -> str:
+    """The audit's JSON answer to ``request`` when everything exists and compiles: proofs
+    typed exactly by their statements, each with ``axioms[name]`` (default ``["propext"]``)."""
+    axioms = axioms or {}
+    return json.dumps(
+        {
+            "format": "missions-audit/2",
+            "lean_version": "4.30.0",
+            "modules": request["modules"],
+            "declarations": [
+                {
+                    "name": d["name"],
+                    "exists": True,
+                    "kind": "theorem" if d["statement"] else "def",
+                    "type_is_prop": d["statement"] is None,
+                    "axioms": axioms.get(d["name"], ["propext"]) if d["statement"] else [],
+                    "unsafe": False,
+                    "partial": False,
+                    "statement": d["statement"],
+                    "type_is_statement": True if d["statement"] else None,
+                }
+                for d in request["declarations"]
+            ],
+        }
+    )
+
+
 def copy_repo_workspace(tmp_path: Path) -> Path:
     """A copy of this repository's workspace (Lean, missions, lakefile) for CLI tests."""
     root = tmp_path / "repo"

@@ -17,13 +17,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from conftest import copy_repo_workspace
+from conftest import audit_answer, copy_repo_workspace
 from missions.catalog import load_catalog
+from missions.checks import apply_kernel
 from missions.cli import app
 from missions.errors import InputError
 from missions.kernel import (
     AuditReport,
-    apply_kernel,
     build_request,
     kernel_verdict,
     non_standard_axioms,
@@ -172,29 +172,7 @@ def test_disagreement_kernel_wins_and_is_reported(tmp_path: Path) -> None:
     assert "Formal.MAE" in request["modules"]  # type: ignore[operator]
     mae = next(m for m in analysis.missions if m.id == "mae-normalized-pixel")
     assert {t.status for t in mae.targets} == {"proved"}
-    audit = parse_report(
-        json.dumps(
-            {
-                "format": "missions-audit/2",
-                "lean_version": "4.30.0",
-                "modules": request["modules"],
-                "declarations": [
-                    {
-                        "name": d["name"],
-                        "exists": True,
-                        "kind": "theorem" if d["statement"] else "def",
-                        "type_is_prop": d["statement"] is None,
-                        "axioms": ["sorryAx"] if d["name"] == "Formal.MAE.goal" else [],
-                        "unsafe": False,
-                        "partial": False,
-                        "statement": d["statement"],
-                        "type_is_statement": True if d["statement"] else None,
-                    }
-                    for d in request["declarations"]  # type: ignore[attr-defined]
-                ],
-            }
-        )
-    )
+    audit = parse_report(audit_answer(request, {"Formal.MAE.goal": ["sorryAx"]}))
     violations = apply_kernel(analysis, audit)
     assert [(v.rule, v.mission, v.target) for v in violations] == [
         ("evidence-disagreement", "mae-normalized-pixel", "goal")

@@ -391,6 +391,70 @@ def test_check_gates_on_comparator_verdicts_and_junit_has_a_case(
     data = json.loads(config.read_text(encoding="utf-8"))
     config.write_text(json.dumps({**data, "theorem_names": []}), encoding="utf-8")
     assert "another configuration" in str(run("0", SUCCESS_LOG)[0]["message"])
+    # nor a verdict on another commit's export (the proofs it built may differ)
+    config.write_text(json.dumps(data), encoding="utf-8")
+    described = out / "demo/mission.json"
+    data = json.loads(described.read_text(encoding="utf-8"))
+    described.write_text(json.dumps({**data, "workspace_commit": "f" * 40}), encoding="utf-8")
+    assert "re-run it on this commit" in str(run("0", SUCCESS_LOG)[0]["message"])
+
+
+def _record(checks: Path, checker: str, commit: str, code: int = 0) -> None:
+    """What .github/scripts/record-check.sh leaves for one checker."""
+    record = {
+        "format": "missions-check/1",
+        "checker": checker,
+        "modules": ["Formal"],
+        "tool": checker,
+        "workspace_commit": commit,
+        "command": f"{checker} Formal",
+        "exit_code": code,
+    }
+    (checks / f"{checker}.json").write_text(json.dumps(record), encoding="utf-8")
+
+
+def test_the_gate_reads_every_checker_and_the_project_decides_what_proved_needs(
+    demo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """End to end as the workflow runs it: records and Comparator results in one directory,
+    ``missions.yaml`` requiring them all. Each missing piece costs the claimed target its
+    kernel ``proved``; with all of them it stands."""
+    checks = tmp_path / "kernel-checks"
+    checks.mkdir()
+    export(demo, checks / "comparator")
+    (checks / "comparator/demo/exit-code").write_text("0\n", encoding="utf-8")
+    (checks / "comparator/demo/comparator.log").write_text(SUCCESS_LOG, encoding="utf-8")
+    head = json.loads((checks / "comparator/demo/mission.json").read_text())["workspace_commit"]
+    assert head
+    (demo / "missions.yaml").write_text(
+        "kernel:\n  require: [audit, leanchecker, comparator, nanoda]\n", encoding="utf-8"
+    )
+    fake_lake(tmp_path, monkeypatch, {})
+
+    def verdicts() -> tuple[str, dict[str, str], list[str]]:
+        args = ["--lean", "--checks", str(checks)]
+        result = runner.invoke(app, ["status", "--json", "--root", str(demo), *args])
+        assert result.exit_code == 0, result.stderr
+        target = next(
+            t for m in json.loads(result.stdout)["missions"] for t in m["targets"] if t["id"] == "a"
+        )
+        checked = {k: v["verdict"] for k, v in target["checks"].items()}
+        return target["status"], checked, [v["rule"] for v in violations(demo, *args)]
+
+    status, checked, rules = verdicts()
+    assert (status, checked["leanchecker"], checked["nanoda"]) == ("stated", "not run", "not run")
+    assert "evidence-disagreement" in rules
+    _record(checks, "leanchecker", head)
+    _record(checks, "nanoda", head)
+    status, checked, rules = verdicts()
+    assert status == "proved" and set(checked.values()) == {"passed"}, checked
+    assert "evidence-disagreement" not in rules
+    _record(checks, "nanoda", head, code=1)
+    status, checked, rules = verdicts()
+    assert (status, checked["nanoda"]) == ("stated", "failed")
+    _record(checks, "nanoda", "0" * 40)
+    status, checked, _ = verdicts()
+    assert (status, checked["nanoda"]) == ("stated", "not run")
 
 
 def test_junit_skips_comparator_cases_without_results(demo: Path, tmp_path: Path) -> None:

@@ -27,12 +27,8 @@ from typer.core import TyperCommand
 
 from missions import __version__, fastpath, gitinfo, incremental
 from missions.catalog import Catalog, load_catalog
-from missions.comparator import (
-    CHALLENGE_DIR,
-    comparator_violations,
-    read_results,
-    write_export,
-)
+from missions.checks import KernelEvidence, apply_kernel, load_evidence
+from missions.comparator import CHALLENGE_DIR, comparator_violations, write_export
 from missions.errors import InputError, Problem
 from missions.export import dojo_records, export_dojo, export_json
 from missions.frontier import frontier, frontier_json
@@ -41,7 +37,6 @@ from missions.html import write_dashboard
 from missions.junit import junit_xml
 from missions.kernel import (
     AuditReport,
-    apply_kernel,
     build_request,
     fingerprints_by_target,
     kernel_checks,
@@ -218,6 +213,15 @@ LeanOption = Annotated[
         "--lean", help="Ask the Lean audit (kernel evidence; needs lake and a built workspace)."
     ),
 ]
+ChecksOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--checks",
+        metavar="DIR",
+        help="With --lean: what leanchecker, nanoda and Comparator left (the workflow's "
+        "kernel-checks/); a checker with no result here is 'not run'.",
+    ),
+]
 NoCacheOption = Annotated[
     bool, typer.Option("--no-cache", help="Rescan every Lean file, ignoring the scan cache.")
 ]
@@ -291,11 +295,22 @@ def _load(resolved: Path, ids: list[str] | None, no_cache: bool) -> tuple[Catalo
     return catalog, workspace
 
 
-def _kernel(analysis: Analysis) -> tuple[AuditReport, list[Violation]]:
-    """Run the audit once for the whole catalog and let the kernel decide every status."""
+def _kernel(analysis: Analysis, evidence: KernelEvidence) -> tuple[AuditReport, list[Violation]]:
+    """Run the audit once for the whole catalog and let the kernel, with every other
+    checker's results, decide every status."""
     report = run_audit(analysis.root, build_request(analysis))
-    violations = apply_kernel(analysis, report)
+    violations = apply_kernel(analysis, report, evidence)
     return report, violations + kernel_checks(analysis, report, mathlib_revision(analysis.root))
+
+
+def _evidence(
+    root: Path, lean: bool, checks: Path | None, comparator: Path | None = None
+) -> KernelEvidence:
+    """The project's requirements and the checkers' results (read before anything runs, so a
+    bad record is reported before the audit's long build)."""
+    if checks is not None and not lean:
+        _usage("--checks", "--checks DIR goes with --lean: checkers' results are kernel evidence")
+    return load_evidence(root, checks, comparator)
 
 
 @command("Missions and targets: status, evidence, why not proved.")
@@ -305,6 +320,7 @@ def status(
     as_json: JsonOption = False,
     no_cache: NoCacheOption = False,
     lean: LeanOption = False,
+    checks: ChecksOption = None,
     why: Annotated[
         bool, typer.Option("--why", help="Show every reason (default: the first per target).")
     ] = False,
@@ -322,13 +338,14 @@ def status(
         except OSError:  # an unreadable input: the full command reports it below
             key = None
         inputs = incremental.global_inputs(str(resolved))
+        evidence = _evidence(resolved, lean, checks)
         catalog, workspace = _load(resolved, ids, no_cache)
         # the lint and the analysis are independent: side by side on two cores
         chosen = [m.mission for m in catalog.select(ids or [])]
         lint = lint_in_background(resolved, workspace, chosen)
         analysis = analyze(catalog, workspace, ids)
         if lean:
-            _kernel(analysis)
+            _kernel(analysis, evidence)
         linted = lint()
         data = status_json(
             analysis,
@@ -446,6 +463,7 @@ def check(
     as_json: JsonOption = False,
     no_cache: NoCacheOption = False,
     lean: LeanOption = False,
+    checks: ChecksOption = None,
     junit: Annotated[
         Path | None,
         typer.Option("--junit", metavar="FILE", help="Also write JUnit XML to this file."),
@@ -455,7 +473,8 @@ def check(
         typer.Option(
             "--comparator",
             metavar="DIR",
-            help="Comparator results (export directory after the runs).",
+            help="Comparator results (export directory after the runs); with --lean, also "
+            "part of every target's verdict.",
         ),
     ] = None,
 ) -> None:
@@ -463,11 +482,12 @@ def check(
     extra: list[Violation] = []
     results = None
     try:
+        evidence = _evidence(_root(root), lean, checks, comparator)
         analysis = _analysis(root, ids, no_cache)
         if lean:
-            _, extra = _kernel(analysis)
-        if comparator is not None:
-            results = read_results(comparator)
+            _, extra = _kernel(analysis, evidence)
+        results = evidence.comparator
+        if results is not None:
             extra = [*extra, *comparator_violations(analysis, results)]
         # reads YAML lines for messages: input errors too
         gate = run_gate(analysis, extra, kernel_dependencies=lean)
@@ -620,6 +640,7 @@ def sync(
     root: RootOption = None,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Show, do not write.")] = False,
     lean: LeanOption = False,
+    checks: ChecksOption = None,
     allow_regression: Annotated[
         list[str] | None,
         typer.Option(
@@ -648,6 +669,7 @@ def sync(
         _usage("--reason", "--reason goes with --allow-regression MISSION/TARGET")
     with _input_errors():
         resolved = _root(root)
+        evidence = _evidence(resolved, lean, checks)
         with workspace_lock(resolved):  # the YAML is read only once the lock is held
             catalog = load_catalog(resolved, use_cache=False)
             catalog.select(ids or [])
@@ -655,7 +677,7 @@ def sync(
             stamp: dict[str, object] | None = None
             audit: AuditReport | None = None
             if lean:
-                audit, _ = _kernel(analysis)
+                audit, _ = _kernel(analysis, evidence)
                 stamp = {
                     "lean": audit.lean_version,
                     "mathlib": mathlib_revision(analysis.root),
@@ -736,6 +758,8 @@ def report(
             help="Write to this file (html: into this directory).",
         ),
     ] = None,
+    lean: LeanOption = False,
+    checks: ChecksOption = None,
 ) -> None:
     """A report for a pull request (md), a dashboard's data (json) or a static site (html)."""
     if fmt not in REPORT_FORMATS:
@@ -743,8 +767,10 @@ def report(
     if fmt == "html" and output is None:
         _usage("--output", "--format html writes a directory: give -o DIR")
     with _input_errors():
+        evidence = _evidence(_root(root), lean, checks)
         analysis = _analysis(root, ids)
-        gate = run_gate(analysis)
+        extra = _kernel(analysis, evidence)[1] if lean else []
+        gate = run_gate(analysis, extra, kernel_dependencies=lean)
     if fmt == "html":
         assert output is not None
         with _input_errors():

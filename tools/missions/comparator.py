@@ -30,6 +30,24 @@ from missions.yamlio import atomic_write_text
 COMPARATOR_REPOSITORY = "https://github.com/leanprover/comparator"
 COMPARATOR_TAG = "v4.30.0"
 COMPARATOR_COMMIT = "1cfc5d8ad183bf65efe7accd0efc175b6b8f25b6"
+#: The kernel tier's tools at the commits the workflow builds (``.github/workflows/missions.yml``
+#: env ``<NAME>_COMMIT``; ``docs/kernel-tiers.md`` says why each): one combination, written
+#: into every export so a result can be traced to the tools that produced it.
+KERNEL_TOOLS: dict[str, dict[str, str]] = {
+    "comparator": {"repository": COMPARATOR_REPOSITORY, "commit": COMPARATOR_COMMIT},
+    "lean4export": {
+        "repository": "https://github.com/leanprover/lean4export",
+        "commit": "a3e35a584f59b390667db7269cd37fca8575e4bf",
+    },
+    "landrun": {
+        "repository": "https://github.com/Zouuup/landrun",
+        "commit": "5ed4a3db3a4ad930d577215c6b9abaa19df7f99f",
+    },
+    "nanoda": {
+        "repository": "https://github.com/ammkrn/nanoda_lib",
+        "commit": "8d68231443e6b5f859697822f4e5915f0a19258f",
+    },
+}
 #: As in Comparator's README, in its order.
 PERMITTED_AXIOMS = ("propext", "Quot.sound", "Classical.choice")
 #: The Lake library (``lakefile.lean``) whose ``srcDir`` holds the generated challenges.
@@ -160,6 +178,7 @@ def write_export(analysis: Analysis, out_dir: Path) -> list[Path]:
     manifest = {
         "format": EXPORT_FORMAT,
         "comparator": comparator,
+        "tools": KERNEL_TOOLS,
         "workspace_commit": commit,
         "missions": missions,
         "runnable": [m["id"] for m in missions if m["config"]],
@@ -176,6 +195,8 @@ class ComparatorResult:
     config: dict[str, Any] | None
     exit_code: int | None
     log: str
+    #: the commit the export was made from (``mission.json``); None if it was not a commit
+    workspace_commit: str | None = None
 
     @property
     def ran(self) -> bool:
@@ -238,7 +259,10 @@ def read_results(directory: Path) -> dict[str, ComparatorResult]:
         except (OSError, ValueError):
             raise InputError.single(here, 1, "unreadable Comparator config or exit code") from None
         log = log_path.read_text(encoding="utf-8", errors="replace") if log_path.exists() else ""
-        results[mission] = ComparatorResult(mission, config, exit_code, log)
+        commit = data.get("workspace_commit")
+        results[mission] = ComparatorResult(
+            mission, config, exit_code, log, commit if isinstance(commit, str) else None
+        )
     return results
 
 
@@ -246,8 +270,9 @@ def comparator_violations(
     analysis: Analysis, results: dict[str, ComparatorResult]
 ) -> list[Violation]:
     """Rule ``comparator``: every mission with targets claimed proved needs Comparator's
-    acceptance of exactly today's configuration."""
+    acceptance of exactly today's configuration, exported from this commit."""
     violations: list[Violation] = []
+    head = gitinfo.head_commit(analysis.root)
     for mission in analysis.missions:
         config = plan_mission(analysis, mission).config
         if config is None:
@@ -262,6 +287,9 @@ def comparator_violations(
                 "Comparator checked another configuration than today's claims "
                 f"({json.dumps(result.config)}); re-run it on this commit"
             )
+        elif head is not None and result.workspace_commit != head:
+            ran_on = (result.workspace_commit or "an uncommitted tree")[:12]
+            message = f"Comparator ran on {ran_on}, not on {head[:12]}; re-run it on this commit"
         elif not result.accepted:
             message = f"Comparator {result.summary}"
         else:

@@ -15,7 +15,7 @@ import io
 import os
 import sys
 
-from missions import SCANNER_VERSION, __version__
+from missions import SCANNER_VERSION, SETTINGS_FILE, __version__, code_fingerprint
 from missions.cache import cache_dir_for
 from missions.roots import (
     file_stamp,
@@ -37,12 +37,18 @@ def fingerprint(
     """A key that changes whenever anything ``status`` reads changes (``stats``: the Lean
     files with their stat results, when the caller already has them)."""
     top = os.fspath(root)
-    lake_files = ("lakefile.lean", "lakefile.toml", "lean-toolchain", "lake-manifest.json")
+    lake_files = (
+        "lakefile.lean",
+        "lakefile.toml",
+        "lean-toolchain",
+        "lake-manifest.json",
+        SETTINGS_FILE,
+    )
     paths = [os.path.join(top, name) for name in lake_files]
     paths.append(os.path.join(cache_dir_for(top), "witness-results.json"))  # witness column
     with os.scandir(os.path.join(top, "missions")) as entries:
         paths += sorted(e.path for e in entries if e.name.endswith((".yaml", ".yml")))
-    parts = [f"{__version__}\0{SCANNER_VERSION}\0{top}\0{ids}"]
+    parts = [f"{__version__}\0{SCANNER_VERSION}\0{code_fingerprint()}\0{top}\0{ids}"]
     for path in paths:
         try:
             stat = os.stat(path)

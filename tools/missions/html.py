@@ -613,6 +613,22 @@ def _chip(text: str, cls: str, title: str | None = None) -> str:
     return f'<span class="chip {esc(cls)}"{tip}>{esc(text)}</span>'
 
 
+#: How a checker's verdict is coloured: "not run" is never shown as a pass.
+_VERDICT_CLS = {"passed": "pass", "failed": "fail", "not run": "neutral"}
+
+
+def _checks_html(checks: dict[str, dict[str, str]]) -> str:
+    """The target's verdict record: one chip per checker, its detail on hover."""
+    return "".join(
+        _chip(
+            f"{name}: {check['verdict']}",
+            _VERDICT_CLS.get(check["verdict"], "fail"),
+            check["detail"],
+        )
+        for name, check in checks.items()
+    )
+
+
 def _status_cls(status: str) -> str:
     return {
         "complete": "proved",
@@ -851,6 +867,8 @@ def _target_section(
             where += f", <code>{esc(ext.name)}</code>"
         rows.append(("Lives in", where))
     rows.append(("Evidence", esc(target["evidence"] or "none")))
+    if target.get("checks") and target["kind"] != "external":
+        rows.append(("Checks", _checks_html(target["checks"])))
     if target["depends_on"]:
         deps = ", ".join(f'<a href="#target-{esc(d)}">{esc(d)}</a>' for d in target["depends_on"])
         rows.append(("Depends on", deps))

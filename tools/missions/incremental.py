@@ -57,7 +57,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from missions import SCANNER_VERSION, __version__
+from missions import SCANNER_VERSION, SETTINGS_FILE, __version__, code_fingerprint
 from missions.cache import cache_dir_for
 from missions.lean.scan import Decl, FileScan
 from missions.lean.store import ScanStore
@@ -81,6 +81,7 @@ from missions.status import (
     summary_of,
     target_status,
 )
+from missions.verdicts import source_verdict, target_checks
 
 if TYPE_CHECKING:
     from missions.catalog import MissionFile, Target
@@ -91,7 +92,13 @@ STATE_FILE = "status-state.json"
 #: What the state holds changes with this: a state of another format is never read.
 STATE_FORMAT = 4
 #: Files outside the Lean sources that a status answer depends on.
-GLOBAL_FILES = ("lakefile.lean", "lakefile.toml", "lean-toolchain", "lake-manifest.json")
+GLOBAL_FILES = (
+    "lakefile.lean",
+    "lakefile.toml",
+    "lean-toolchain",
+    "lake-manifest.json",
+    SETTINGS_FILE,
+)
 
 
 # ----------------------------------------------------------------------- remembering
@@ -151,7 +158,7 @@ def remember(
         for finding in lint.findings:
             lines.setdefault(finding.path, []).append(finding.line)
     state = {
-        "version": [__version__, SCANNER_VERSION, STATE_FORMAT],
+        "version": [__version__, SCANNER_VERSION, STATE_FORMAT, code_fingerprint()],
         "inputs": inputs,
         "evidence": data["evidence"],
         "lint": data.get("lint"),
@@ -308,7 +315,7 @@ def status_text(root: str, libraries: list[SourceRoot], stats: list[tuple[str, A
             state = json.load(handle)
     except (OSError, ValueError):
         return None
-    if state.get("version") != [__version__, SCANNER_VERSION, STATE_FORMAT]:
+    if state.get("version") != [__version__, SCANNER_VERSION, STATE_FORMAT, code_fingerprint()]:
         return None
     if global_inputs(root) != state["inputs"]:
         return None
@@ -724,6 +731,8 @@ def _repin(mission: dict[str, Any], digests: dict[str, str]) -> bool:
         if reason is not None:
             reasons.insert(at, reason)
         target["status"] = "stated" if reasons else "proved"
+        if target["kind"] != "external":
+            target["checks"]["source"] = source_verdict(target["status"], reasons).json()
     if entry["status"] != "draft":
         entry["status"] = mission_state([t["status"] for t in entry["targets"]])
     _answer(mission, entry, _patched(mission["text"], before, entry))
@@ -851,6 +860,7 @@ def _recompute(
             target_entry["status"] = status.status
             target_entry["evidence"] = status.evidence
             target_entry["reasons"] = status.reasons
+            target_entry["checks"] = target_checks(status)
             computed.append(status)
         if entry["status"] != "draft":
             entry["status"] = mission_state([t.status for t in computed])

@@ -183,43 +183,6 @@ def _unread(report: AuditReport, decl: AuditDecl) -> list[str]:
     return reasons
 
 
-def apply_kernel(analysis: Analysis, report: AuditReport) -> list[Violation]:
-    """Replace source statuses by kernel ones; return a violation per unsafe disagreement.
-
-    A target the source scan called ``proved`` but the kernel does not is a gate violation
-    (``evidence-disagreement``): either the proof does not compile or the scanner missed
-    something. The reverse (a conservative scan) is only reported in the reasons.
-    """
-    violations: list[Violation] = []
-    root = analysis.root
-    for mission in analysis.missions:
-        yaml_path = str(mission.file.path.relative_to(root))
-        for status in mission.targets:
-            verdict = kernel_verdict(status, report)
-            if verdict is None:
-                continue
-            before = status.status
-            if before == "proved" and verdict.status != "proved":
-                violations.append(
-                    Violation(
-                        "evidence-disagreement",
-                        "source scan says proved, the kernel does not: "
-                        + "; ".join(verdict.reasons),
-                        yaml_path,
-                        mission.file.target_line(status.target.id),
-                        mission.id,
-                        status.target.id,
-                    )
-                )
-            notes = []
-            if before != verdict.status:
-                notes.append(f"source scan said {before}; the kernel decides")
-            status.status = verdict.status  # type: ignore[assignment]
-            status.evidence = "kernel"
-            status.reasons = [*verdict.reasons, *notes]
-    return violations
-
-
 def recorded_fingerprints(
     decl: AuditDecl, report: AuditReport, statement_pin: str | None, mathlib: str | None
 ) -> dict[str, object] | None:

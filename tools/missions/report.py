@@ -18,6 +18,7 @@ from missions.placeholders import Placeholder, mission_placeholders
 from missions.render import plural
 from missions.roots import read_lean_text
 from missions.status import Analysis, MissionStatus, TargetStatus, Violation, summary_of
+from missions.verdicts import target_checks
 from missions.witness import witness_entry
 
 STATUS_MARK = {"proved": "✅", "stated": "📝", "missing": "❌", "external": "🔗"}
@@ -51,6 +52,7 @@ def target_json(
         "status": status.status,
         "evidence": status.evidence,
         "reasons": status.reasons,
+        "checks": target_checks(status),
         "depends_on": target.depends_on,
         "provenance": target.provenance.model_dump(exclude_none=True),
     }
@@ -176,7 +178,10 @@ def report_json(
     gate: GateResult,
     witnesses: dict[str, dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
-    data = status_json(analysis, witnesses=witnesses, lint=gate.lint)
+    kernel = any(t.evidence == "kernel" for m in analysis.missions for t in m.targets)
+    data = status_json(
+        analysis, evidence="kernel" if kernel else "source", witnesses=witnesses, lint=gate.lint
+    )
     data["generated"] = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
     data["commit"] = gitinfo.head_commit(analysis.root)
     for entry, mission in zip(data["missions"], analysis.missions, strict=True):

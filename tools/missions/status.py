@@ -27,6 +27,7 @@ from missions.toolchain import pin_checks
 
 if TYPE_CHECKING:  # the pydantic models: the incremental status runs without importing them
     from missions.catalog import Catalog, Evidence, MissionFile, Status, Target
+    from missions.verdicts import Check
 
 STANDARD_AXIOMS = ("propext", "Classical.choice", "Quot.sound")
 
@@ -65,6 +66,8 @@ class TargetStatus:
     #: where among ``reasons`` the pin's reason stands, or would stand if the pin changed
     #: (None when the pin does not decide the status): the incremental ``status`` patches it
     pin_at: int | None = None
+    #: every checker's verdict, by checker name (kernel runs; a source run derives its one)
+    checks: dict[str, Check] | None = None
 
 
 @dataclass

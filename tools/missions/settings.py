@@ -1,0 +1,67 @@
+"""Project settings: ``missions.yaml`` at the workspace root.
+
+What a project requires of its missions is configuration the gate reads, not a convention the
+test suite enforces: a user can read what is demanded and change it in one place. A workspace
+without the file gets the defaults below. The file is read like a mission file (one
+``path:line: message`` per problem, unknown keys rejected), so a typo never silently weakens a
+requirement.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from missions import SETTINGS_FILE
+from missions.errors import InputError, Problem
+from missions.verdicts import CHECKERS, Checker
+from missions.yamlio import line_of, load_document
+
+
+class KernelSettings(BaseModel):
+    """What kernel evidence must include before a target is kernel ``proved``."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    #: Checkers whose "passed" kernel ``proved`` needs. The audit is always needed (it is what
+    #: compares a proof's type with its statement); a checker that ran and failed blocks
+    #: ``proved`` whether it is listed or not.
+    require: tuple[Checker, ...] = ("audit",)
+
+    @field_validator("require")
+    @classmethod
+    def _audit_first(cls, value: tuple[Checker, ...]) -> tuple[Checker, ...]:
+        if len(set(value)) != len(value):
+            raise ValueError("a checker is listed twice")
+        return tuple(c for c in CHECKERS if c in value or c == "audit")
+
+
+class Settings(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    kernel: KernelSettings = Field(default_factory=KernelSettings)
+
+
+def settings_path(root: Path) -> Path:
+    return root / SETTINGS_FILE
+
+
+def load_settings(root: Path) -> Settings:
+    """The project's settings, or the defaults when ``missions.yaml`` does not exist."""
+    path = settings_path(root)
+    if not path.exists():
+        return Settings()
+    doc = load_document(path)
+    try:
+        return Settings.model_validate(doc)
+    except ValidationError as exc:
+        raise InputError(
+            Problem(
+                str(path),
+                line_of(doc, tuple(error["loc"])),
+                f"{'.'.join(str(p) for p in error['loc']) or 'settings'}: {error['msg']}",
+                "settings",
+            )
+            for error in exc.errors()
+        ) from None
