@@ -161,6 +161,24 @@ def test_yaml_nested_a_thousand_levels_deep(repo: Path, style: str) -> None:
         one_line(stderr, f"{path}:{line}: ", "YAML nested deeper than 64 levels")
 
 
+@pytest.mark.parametrize("command", ["validate", "status", "check", "report", "sync"])
+def test_a_small_file_nested_fifty_thousand_deep_is_refused_before_it_is_built(
+    repo: Path, command: str
+) -> None:
+    """100 KB of brackets used to overflow the C stack (a segmentation fault, exit -11):
+    the depth is bounded from the parser's events before any document is built."""
+    path = repo / "missions" / "deep.yaml"
+    path.write_text("id: deep\nsummary: " + "[" * 50_000 + "]" * 50_000 + "\n", encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "missions", command, "--root", str(repo)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 2, (done.returncode, done.stderr[-500:])
+    one_line(done.stderr, f"{path}:2: ", "YAML nested deeper than 64 levels")
+
+
 @pytest.mark.parametrize(
     ("value", "fragment"),
     [

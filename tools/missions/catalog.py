@@ -30,6 +30,7 @@ from missions.cache import default_cache_dir, read_store, write_store
 from missions.errors import InputError, Problem
 from missions.yamlio import (
     TOO_DEEP,
+    check_depth,
     composed_line_of,
     fast_compose,
     fast_load,
@@ -499,6 +500,7 @@ def load_mission_file(path: Path) -> MissionFile:
     parsed again in round-trip mode, which locates every problem on its line.
     """
     text = read_text(path)
+    check_depth(path, text)
     data = fast_load(text)
     fast_problems = structure_problems(path, data) if isinstance(data, dict | list) else []
     if any(p.message == TOO_DEEP for p in fast_problems):

@@ -25,6 +25,12 @@ from typing import Any
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.events import (
+    MappingEndEvent,
+    MappingStartEvent,
+    SequenceEndEvent,
+    SequenceStartEvent,
+)
 from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
 from missions.errors import InputError, Problem
@@ -284,6 +290,29 @@ def nesting_line(text: str) -> int:
     return 1
 
 
+def check_depth(path: Path, text: str) -> None:
+    """Refuse text nested deeper than :data:`MAX_DEPTH` before any document is built.
+
+    Building one recurses once per level (the composer, the constructors, pydantic), so a
+    small file nested 50,000 deep overflows the C stack: a segmentation fault, not an error.
+    The parser's event stream is produced without recursion, so counting its start and end
+    events bounds the depth first. A syntax error is left to the loaders, which locate it.
+    """
+    depth = 0
+    try:
+        for event in YAML(typ="safe", pure=False).parse(text):
+            if isinstance(event, MappingStartEvent | SequenceStartEvent):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    raise InputError.single(path, event.start_mark.line + 1, TOO_DEEP, "yaml")
+            elif isinstance(event, MappingEndEvent | SequenceEndEvent):
+                depth -= 1
+    except InputError:
+        raise
+    except Exception:  # malformed YAML: the loaders report it on its line
+        return
+
+
 def read_text(path: Path) -> str:
     """Read a UTF-8 file or raise :class:`InputError` naming the line of the first bad byte."""
     try:
@@ -311,6 +340,7 @@ def load_document(path: Path, text: str | None = None) -> CommentedMap:
         text = read_text(path)
     if not text.strip():
         raise InputError.single(path, 1, "empty file", "yaml")
+    check_depth(path, text)
     try:
         doc = _round_trip().load(text)
     except MarkedYAMLError as exc:
