@@ -253,3 +253,110 @@ def test_new_refuses_a_multi_line_title(repo: Path) -> None:
     code, _, stderr = run("new", "toy", "--title", "two\nlines", "--root", str(repo))
     assert code == 2
     one_line(stderr, f"{repo / 'missions'}:1: ", "one line")
+
+
+# ------------------------------------------------------------ a file system that refuses
+
+
+def _out_of_sync(repo: Path) -> Path:
+    """A mission file whose first open target's recorded status ``sync`` will rewrite."""
+    for path in sorted((repo / "missions").glob("*.yaml")):
+        text = path.read_text(encoding="utf-8")
+        if "    status: stated\n" in text:
+            path.write_text(text.replace("    status: stated\n", "    status: missing\n", 1))
+            return path
+    pytest.skip("no open target to put out of sync")
+
+
+def _refuse(monkeypatch: pytest.MonkeyPatch, errno_: int, where: str) -> None:
+    """Every atomic write fails like a read-only (at create) or full (at write) disk."""
+    import errno as errnos
+    import tempfile
+
+    from missions import yamlio
+
+    name = errnos.errorcode[errno_]
+    if where == "create":
+
+        def mkstemp(*args: object, **kwargs: object) -> tuple[int, str]:
+            raise OSError(errno_, os.strerror(errno_) + f" ({name})")
+
+        monkeypatch.setattr(yamlio.tempfile, "mkstemp", mkstemp)
+    else:
+        real = tempfile.mkstemp
+
+        def fsync(fd: int) -> None:
+            raise OSError(errno_, os.strerror(errno_))
+
+        monkeypatch.setattr(yamlio.tempfile, "mkstemp", real)
+        monkeypatch.setattr(yamlio.os, "fsync", fsync)
+
+
+@pytest.mark.parametrize(
+    ("errno_", "where"),
+    [(30, "create"), (13, "create"), (28, "write")],
+    ids=["rofs", "eacces", "enospc"],
+)
+@pytest.mark.parametrize("command", ["sync", "export", "new", "report", "junit"])
+def test_a_write_the_file_system_refuses_is_one_line_and_leaves_nothing(
+    repo: Path, monkeypatch: pytest.MonkeyPatch, errno_: int, where: str, command: str
+) -> None:
+    changed = _out_of_sync(repo)
+    before = {p: p.read_bytes() for p in repo.rglob("*") if p.is_file()}
+    _refuse(monkeypatch, errno_, where)
+    args = {
+        "sync": ["sync"],
+        "export": ["export", "--format", "comparator", "-o", str(repo / "out")],
+        "new": ["new", "fresh-one"],
+        "report": ["report", "-o", str(repo / "report.md")],
+        "junit": ["check", "--junit", str(repo / "junit.xml")],
+    }[command]
+    code, _, stderr = run(*args, "--root", str(repo))
+    assert code == 2, stderr
+    lines = [line for line in stderr.strip().splitlines() if line]
+    assert len(lines) == 1 and ":1: " in lines[0] and "cannot write" in lines[0], stderr
+    assert os.strerror(errno_).lower() in lines[0]
+    after = {p: p.read_bytes() for p in repo.rglob("*") if p.is_file()}
+    assert after == before, sorted(set(map(str, after)) ^ set(map(str, before)))[:5]
+    assert changed in after
+
+
+@pytest.mark.parametrize("command", ["junit", "report"])
+def test_a_directory_where_the_output_goes_is_one_line(repo: Path, command: str) -> None:
+    target = repo / "in-the-way"
+    (target / "inside").mkdir(parents=True)
+    args = (
+        ["check", "--junit", str(target)] if command == "junit" else ["report", "-o", str(target)]
+    )
+    code, _, stderr = run(*args, "--root", str(repo))
+    assert code == 2
+    one_line(stderr, f"{target}:1: ", "a directory is in the way")
+    assert [p.name for p in target.iterdir()] == ["inside"]
+
+
+def test_ctrl_c_is_one_line_and_exit_130_whenever_it_comes(repo: Path, tmp_path: Path) -> None:
+    """Interrupts at many moments of a cold run (imports, the scan pool, the lint, the
+    output): never a traceback, always exit 130, never a half-written file."""
+    import signal
+    import time
+
+    env = {**os.environ, "MISSIONS_CACHE_DIR": str(tmp_path / "cache")}
+    env.pop("MISSIONS_DEBUG", None)
+    before = sorted(p.name for p in (repo / "missions").iterdir())
+    # from 0.15 s: before that, Python itself is still starting (no package code has run)
+    for delay in (0.15, 0.25, 0.4, 0.6, 0.9, 1.3, 1.8, 2.5):
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "missions", "sync", "--root", str(repo)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+        time.sleep(delay)
+        proc.send_signal(signal.SIGINT)
+        _, errs = proc.communicate(timeout=120)
+        if proc.returncode == 0:
+            continue  # finished before the signal
+        assert proc.returncode == 130, (delay, proc.returncode, errs[-400:])
+        assert errs.strip() == "missions: interrupted", (delay, errs[-400:])
+    assert sorted(p.name for p in (repo / "missions").iterdir()) == before

@@ -5,7 +5,38 @@ The package is usable without Lean: statuses come from a source scan of the work
 tested and reused; :mod:`missions.cli` only parses arguments and prints.
 """
 
+import os as _os
+import sys as _sys
+
 __version__ = "0.1.0"
+
+
+def _on_interrupt(signum: int, frame: object) -> None:
+    """Ctrl-C: one line and exit 130, whatever was running (an import, a worker pool, a
+    traceback being printed). Writes are never cut in half: :func:`missions.yamlio.
+    atomic_write_text` holds signals back until its rename is done."""
+    _os.write(2, b"missions: interrupted\n")
+    _os._exit(130)
+
+
+def _is_the_command() -> bool:
+    """This process is the ``missions`` command (the console script or ``python -m``), not a
+    program that imports the library: only then does the package own Ctrl-C."""
+    first = _sys.argv[0] if _sys.argv else ""
+    return first == "-m" or _os.path.basename(first) in ("missions", "missions.exe")
+
+
+def own_interrupts() -> None:
+    """Answer Ctrl-C with :func:`_on_interrupt`, unless whoever started us ignores it (a
+    background job, ``nohup``): then it stays ignored."""
+    import signal
+
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        signal.signal(signal.SIGINT, _on_interrupt)
+
+
+if _is_the_command():  # as early as the package can: imports are most of a short run
+    own_interrupts()
 
 #: The project's settings at the workspace root (:mod:`missions.settings`); every cached answer
 #: depends on it, since a full run refuses a bad one.

@@ -244,10 +244,15 @@ def _warn(message: str) -> None:
 
 @contextmanager
 def _input_errors() -> Iterator[None]:
+    """Bad input, and a file system that refuses (read-only, full, a directory in the way),
+    end the command with one located line and exit 2."""
     try:
         yield
     except InputError as exc:
         _fail(exc.problems)
+    except OSError as exc:
+        where = exc.filename if exc.filename is not None else Path.cwd()
+        _fail([Problem(str(where), 1, (exc.strerror or str(exc)).lower(), "output")])
 
 
 def _root(root: Path | None) -> Path:

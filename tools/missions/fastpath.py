@@ -177,8 +177,18 @@ def utf8_output() -> None:
             stream.reconfigure(encoding="utf-8")
 
 
+def ignore_interrupts() -> None:
+    """For worker processes: the terminal sends Ctrl-C to them too; the parent answers it."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def main() -> None:
     """Console entry point: the fast path when it applies, else the full CLI."""
+    from missions import own_interrupts
+
+    own_interrupts()  # also when entered some other way than the command
     utf8_output()
     if try_status(sys.argv[1:]):
         return

@@ -427,10 +427,20 @@ def atomic_write_text(path: Path, text: str) -> None:
             if path.exists():
                 os.chmod(tmp, path.stat().st_mode & 0o777)
             os.replace(tmp, path)
-        except BaseException:
+        except BaseException as exc:
             if tmp is not None:
                 Path(tmp).unlink(missing_ok=True)
+            if isinstance(exc, OSError):  # read-only, full, a directory in the way: input
+                raise InputError.single(
+                    path, 1, f"cannot write: {_reason(exc)}", "output"
+                ) from None
             raise
+
+
+def _reason(exc: OSError) -> str:
+    if exc.errno == errno.EISDIR:
+        return "a directory is in the way"
+    return (exc.strerror or str(exc)).lower()
 
 
 #: Suffix of the temporary files :func:`atomic_write_text` creates (``.<name>.<random>.tmp``).
