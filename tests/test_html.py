@@ -564,3 +564,40 @@ def test_pages_load_in_headless_chromium(
         assert done.returncode == 0, done.stderr[-2000:]
         data = screenshot.read_bytes()
         assert data.startswith(b"\x89PNG") and len(data) > 20_000, len(data)
+
+
+def test_no_page_scrolls_sideways_on_a_phone(
+    real: tuple[Analysis, Path, list[Path]], tmp_path: Path
+) -> None:
+    """At 390 px (a phone) every page fits its width: wide tables, code and the graph scroll
+    inside their own boxes. Measured in a real browser, each page in a 390 px frame."""
+    chromium = _chromium()
+    if chromium is None:
+        pytest.skip("chromium not installed (.ci/run installs it on Debian as root)")
+    _, out, _ = real
+    site = tmp_path / "site"
+    shutil.copytree(out, site)
+    profile = tmp_path / "profile"
+    for page in sorted(site.glob("*.html")):
+        probe = site / "_probe.html"
+        probe.write_text(
+            '<!DOCTYPE html><html lang="en"><head><title>probe</title></head><body>'
+            f'<iframe id="f" src="{page.name}" style="width:390px;height:844px;border:0">'
+            "</iframe><script>document.getElementById('f').onload = function () {"
+            "var d = this.contentDocument.documentElement;"
+            "document.title = 'W' + d.scrollWidth + '/' + d.clientWidth; };</script>"
+            "</body></html>",
+            encoding="utf-8",
+        )
+        done = _browse(
+            chromium,
+            profile,
+            "--allow-file-access-from-files",
+            "--virtual-time-budget=5000",
+            "--dump-dom",
+            probe.as_uri(),
+        )
+        found = re.search(r"<title>W(\d+)/(\d+)</title>", done.stdout)
+        assert found is not None, (page.name, done.stderr[-1000:])
+        scroll, client = map(int, found.groups())
+        assert 300 <= client <= 390 and scroll <= client, (page.name, scroll, client)

@@ -198,8 +198,19 @@ table {{ border-collapse: collapse; margin: 8px 0; width: 100%; }}
 th, td {{ text-align: left; padding: 4px 8px; border-bottom: 1px solid {BAR_TRACK};
   vertical-align: top; }}
 math[display="block"] {{ margin: 8px 0; }}
-nav.toc ul {{ list-style: none; padding: 0; margin: 0; }}
-nav.toc li {{ display: inline; margin-right: 12px; }}
+nav.toc ul {{ list-style: none; padding: 0; margin: 0; display: flex; flex-wrap: wrap;
+  gap: 4px 12px; }}
+.scroll {{ overflow-x: auto; max-width: 100%; }}
+.scroll:focus-visible {{ outline: 3px solid {_fg("link")}; outline-offset: 2px; }}
+main {{ overflow-wrap: anywhere; }}
+@media (max-width: 600px) {{
+  main {{ padding: 8px 12px; }}
+  header.site, footer.site {{ padding-left: 12px; padding-right: 12px; }}
+  .cards {{ grid-template-columns: 1fr; }}
+  .card dl, .target dl, dl.meta {{ grid-template-columns: 1fr; }}
+  dd {{ margin-bottom: 6px; }}
+  figure.graph svg {{ max-width: none; }}
+}}
 """
 
 
@@ -602,9 +613,17 @@ def _document(title: str, body: str, crumbs: str, footer: str) -> str:
         "</head>\n<body>\n"
         '<a class="skip" href="#main">Skip to content</a>\n'
         f'<header class="site"><nav aria-label="Breadcrumb">{crumbs}</nav></header>\n'
-        f'<main id="main">\n{body}\n</main>\n'
+        f'<main id="main">\n{_scrollable_tables(body)}\n</main>\n'
         f'<footer class="site">{footer}</footer>\n'
         "</body>\n</html>\n"
+    )
+
+
+def _scrollable_tables(body: str) -> str:
+    """Every table in a box of its own that scrolls sideways, so a wide table never makes
+    the page scroll on a phone (focusable, so a keyboard can scroll it too)."""
+    return body.replace("<table>", '<div class="scroll" tabindex="0"><table>').replace(
+        "</table>", "</table></div>"
     )
 
 
