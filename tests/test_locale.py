@@ -47,8 +47,8 @@ def test_reading_and_printing_in_an_ascii_locale(demo_workspace: Callable[..., P
     data = json.loads(run_in_c_locale(root, "status", "--json"))
     assert data["missions"] == status_json(root)["missions"]
     assert data["summary"]["proved"] == 2
-    assert run_in_c_locale(root, "status").startswith(
-        "1 mission, 1 complete · 2 targets: 2 proved\n"
+    assert run_in_c_locale(root, "status").endswith(  # the overview is the last line
+        "\n1 mission, 1 complete · 2 targets: 2 proved\n"
     )
 
 

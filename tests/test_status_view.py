@@ -23,6 +23,7 @@ from missions.cli import app
 from missions.render import (
     advice_lines,
     frontier_lines,
+    ordinary,
     print_status,
     show_lines,
     status_lines,
@@ -93,7 +94,6 @@ def test_terminal_view_fits_the_width_and_never_splits_a_word(
 ) -> None:
     text = render(data, width=width, tty=True)
     lines = text.splitlines()
-    assert lines[0] == summary_line(data)  # the summary comes first
     for line in lines:
         if len(line) > width:  # only a word that cannot fit anywhere may stick out
             assert LONG_TOKEN in line.split(), line
@@ -107,27 +107,70 @@ def test_terminal_view_fits_the_width_and_never_splits_a_word(
 
 
 @pytest.mark.parametrize("width", [80, 120])
-def test_first_reasons_appear_under_their_mission_and_why_shows_all(
+def test_the_overview_is_last_and_the_view_fits_a_screen_budget(
     data: dict[str, Any], width: int
 ) -> None:
+    """At most one line per target, two per mission and ten more; the overview last."""
+    lines = render(data, width=width, tty=True).splitlines()
+    assert lines[-1] == summary_line(data)
+    targets = sum(len(m["targets"]) for m in data["missions"])
+    unusual = sum(1 for t in open_targets(data) if not ordinary(t))
+    long_lines = sum(1 for line in lines if len(line) > width)  # the unbreakable token
+    assert len(lines) <= targets + 2 * len(data["missions"]) + 10 + unusual + long_lines
+
+
+@pytest.mark.parametrize("width", [80, 120])
+def test_unusual_reasons_appear_under_their_target_and_why_shows_all(
+    data: dict[str, Any], width: int
+) -> None:
+    lines = render(data, width=width, tty=False).splitlines()  # one line per reason
+    position = 0
+    for mission in data["missions"]:
+        position = lines.index(next(x for x in lines[position:] if x.startswith(mission["id"])))
+        for target in mission["targets"]:
+            position = next(
+                i for i in range(position + 1, len(lines)) if lines[i].split()[:1] == [target["id"]]
+            )
+            below = lines[position + 1].strip()
+            shown = below.startswith("↳ ")
+            is_open = target in open_targets(data)
+            assert shown == (is_open and not ordinary(target)), (target["id"], below)
+            if shown:
+                assert below.startswith("↳ " + target["reasons"][0])
     text = words(render(data, width=width, tty=True))
+    collapsed = [t for t in open_targets(data) if ordinary(t)]
     for target in open_targets(data):
-        assert words(f"{target['id']}: {target['reasons'][0]}") in text
         for extra in target["reasons"][1:]:
             assert words(extra) not in text
+    if collapsed:
+        assert f"{len(collapsed)} open target" in text
     full = words(render(data, width=width, tty=True, why=True))
     for target in open_targets(data):
         for reason in target["reasons"]:
             assert words(reason) in full
 
 
+def test_a_code_is_explained_where_it_is_shown(data: dict[str, Any]) -> None:
+    shown = copy.deepcopy(data)
+    target = shown["missions"][0]["targets"][0]
+    target["witness"] = {"ok": None, "nonvacuous": "unknown"}
+    text = render(shown, width=80, tty=False)
+    assert "nv?: no instance shown to meet every hypothesis" in text
+    assert "-: not run" in text
+    for mission in shown["missions"]:
+        for each in mission["targets"]:
+            each["witness"] = {"ok": True, "nonvacuous": True}
+    assert "witness:" not in render(shown, width=80, tty=False).splitlines()[-4:][0]
+
+
 def test_piped_output_has_no_inserted_line_breaks(data: dict[str, Any]) -> None:
     text = render(data, width=80, tty=False)  # a console that is not a terminal
     lines = text.splitlines()
-    assert lines == [summary_line(data), *(line.plain for line in status_lines(data))]
+    assert lines == [line.plain for line in status_lines(data)]
     for target in open_targets(data):
-        first = target["reasons"][0]
-        assert any(line.endswith(first) or first in line for line in lines)
+        if not ordinary(target):
+            first = target["reasons"][0]
+            assert any(first in line for line in lines)
     assert max(len(line) for line in lines) > 80  # long lines stay long
     assert "\x1b[" not in text
 
@@ -139,8 +182,7 @@ def test_the_command_is_piped_in_tests_and_matches_the_renderer(
     assert result.exit_code == 0
     real = copy.deepcopy(data)
     real["missions"] = [m for m in real["missions"] if m["id"] != "zz-synthetic"]
-    expected = [summary_line(real), *(line.plain for line in status_lines(real))]
-    assert result.stdout.splitlines() == expected
+    assert result.stdout.splitlines() == [line.plain for line in status_lines(real)]
 
 
 def test_colour_only_on_a_terminal_and_never_with_no_color(

@@ -3,9 +3,11 @@
 Rendering from the JSON contract (not from live objects) lets the start-up fast path print
 a cached result with nothing but rich loaded.
 
-The view is built for an 80-column terminal, like ``git status``: a summary line, then per
-mission a header line and one line per target (id whole, status, evidence, witness), then
-the reasons in an indented block under the mission. Nothing is a table that folds: on a
+The view is built for an 80-column terminal, like ``git status``: per mission a header line
+and one line per target (id whole, status, evidence, witness), an unusual reason indented
+under its target, and at the end what the reader needs in view: how many targets are open
+for the ordinary reason (``sorry`` in their own proof), what the codes shown mean, the
+evidence, and the overview as the last line. Nothing is a table that folds: on a
 terminal, reasons wrap at spaces with a hanging indent and identifiers are never split (a
 token longer than the line is printed whole and the terminal wraps it); when the output is
 not a terminal nothing wraps at all, so every line can be grepped. Colour comes from rich,
@@ -150,80 +152,118 @@ def _witness_cell(witness: dict[str, Any]) -> Text:
     return cell
 
 
-def _reason_lines(mission: dict[str, Any], why: bool, width: int | None) -> list[Text]:
-    """The indented block under a mission: why targets are not proved, placeholders."""
-    lines: list[Text] = []
+def ordinary(target: dict[str, Any]) -> bool:
+    """The everyday reason an open target is open: ``sorry`` in its own proof, and nothing
+    else. The default view counts these instead of printing each."""
+    reasons = target["reasons"]
+    proof = target.get("proof")
+    return (
+        len(reasons) == 1
+        and proof is not None
+        and reasons[0].startswith(f"sorry in {proof} at ")
+        and "(used by" not in reasons[0]
+    )
+
+
+def _draft_lines(mission: dict[str, Any], width: int | None) -> list[Text]:
     placeholders = mission.get("placeholders") or []
-    if placeholders:
-        first = placeholders[0]
-        text = (
-            f"{plural(len(placeholders), 'placeholder')} (TODO) left from `missions new`, "
-            f"first at {first['file']}:{first['line']}; `missions check` lists them"
-        )
-        for piece in wrap_words(INDENT + "draft: ", text, 4, width):
-            lines.append(Text(piece, style="magenta"))
-    entries: list[tuple[str, list[str]]] = []
-    for target in mission["targets"]:
-        reasons = list(target["reasons"])
-        if not reasons or target["status"] == "proved":
-            continue
-        if not why:
-            if target["status"] == "external":
-                continue
-            more = len(reasons) - 1
-            reasons = [reasons[0] + (f" (+{more} more: --why)" if more else "")]
-        entries.append((target["id"], reasons))
-    if not entries:
-        return lines
-    lines.append(Text(INDENT + "why not proved:", style="dim"))
-    for target_id, reasons in entries:
-        if len(reasons) == 1:
-            pieces = wrap_words(f"{INDENT * 2}{target_id}: ", reasons[0], 6, width)
-            lines.append(_labelled(pieces[0], target_id))
-            lines.extend(Text(p) for p in pieces[1:])
-            continue
-        lines.append(_labelled(f"{INDENT * 2}{target_id}:", target_id))
-        for reason in reasons:
-            lines.extend(Text(p) for p in wrap_words(f"{INDENT * 3}- ", reason, 8, width))
+    if not placeholders:
+        return []
+    first = placeholders[0]
+    text = (
+        f"{plural(len(placeholders), 'placeholder')} (TODO) left from `missions new`, "
+        f"first at {first['file']}:{first['line']}; `missions check` lists them"
+    )
+    return [
+        Text(piece, style="magenta") for piece in wrap_words(INDENT + "draft: ", text, 4, width)
+    ]
+
+
+def _reasons_of(target: dict[str, Any], why: bool, width: int | None) -> list[Text]:
+    """Under a target's line: every reason with ``why``; else its first one, unless it is
+    the ordinary one (:func:`ordinary`), which the footer counts."""
+    if target["status"] in ("proved", "external") and not (why and target["reasons"]):
+        return []
+    reasons = list(target["reasons"])
+    if not reasons:
+        return []
+    if not why:
+        if ordinary(target):
+            return []
+        more = len(reasons) - 1
+        reasons = [reasons[0] + (f" (+{more} more: --why)" if more else "")]
+    lines: list[Text] = []
+    for reason in reasons:
+        lines.extend(Text(p, style="dim") for p in wrap_words(f"{INDENT * 2}↳ ", reason, 6, width))
     return lines
 
 
-def _labelled(line: str, label: str) -> Text:
-    """``line`` with the target id it starts with in bold."""
-    text = Text(line)
-    start = line.index(label)
-    text.stylize("bold", start, start + len(label))
-    return text
+#: What each code of the witness cell means, in the order they are explained.
+LEGEND = {
+    "-": "-: not run",
+    "stale": "stale: not stamped at the statement pin",
+    "nv?": "nv?: no instance shown to meet every hypothesis",
+    "VACUOUS": "VACUOUS: the instance violates a hypothesis",
+}
+
+
+def _legend(missions: list[dict[str, Any]], width: int | None) -> list[Text]:
+    shown: set[str] = set()
+    for mission in missions:
+        for target in mission["targets"]:
+            witness = target.get("witness")
+            if isinstance(witness, dict):
+                shown.update(_witness_cell(witness).plain.split())
+    parts = [text for code, text in LEGEND.items() if code in shown]
+    if not parts:
+        return []
+    return [Text(p, style="dim") for p in wrap_words("witness: ", "; ".join(parts), 2, width)]
 
 
 def status_lines(
     data: dict[str, Any], *, why: bool = False, width: int | None = None
 ) -> list[Text]:
-    """Every line of the status view below the summary line.
+    """Every line of the status view: the missions, then what the reader needs last (how
+    many targets are open for the ordinary reason, what the codes mean, the evidence) and
+    the overview as the very last line, where a terminal leaves it in view.
 
     ``width`` is the terminal's width; None (output is not a terminal) means no line is
     ever broken. Identifiers are never broken either way.
     """
     missions = data["missions"]
     id_width = _id_width(missions, width)
-    lines = [Text(evidence_line(data), style="dim")]
+    lines: list[Text] = []
+    collapsed = 0
     for mission in missions:
-        lines.append(Text())
         lines.append(_mission_header(mission))
-        lines.extend(_target_line(t, id_width) for t in mission["targets"])
-        lines.extend(_reason_lines(mission, why, width))
+        lines.extend(_draft_lines(mission, width))
+        for target in mission["targets"]:
+            lines.append(_target_line(target, id_width))
+            lines.extend(_reasons_of(target, why, width))
+            if not why and target["status"] not in ("proved", "external") and ordinary(target):
+                collapsed += 1
+        lines.append(Text())
+    if collapsed:
+        text = (
+            f"{plural(collapsed, 'open target')} only {'has' if collapsed == 1 else 'have'} "
+            f"`sorry` in {'its' if collapsed == 1 else 'their'} own proof "
+            "(`missions status --why` says where)"
+        )
+        lines.extend(Text(p, style="dim") for p in wrap_words("", text, 2, width))
+    lines.extend(_legend(missions, width))
+    lines.append(Text(evidence_line(data), style="dim"))
+    lines.append(Text(summary_line(data), style="bold"))
     return lines
 
 
 def print_status(console: Console, data: dict[str, Any], *, why: bool = False) -> None:
-    """Print the whole view: summary line first, then :func:`status_lines`.
+    """Print the whole view (:func:`status_lines`).
 
     On a terminal the lines are fitted to its width; otherwise they are written whole.
     ``soft_wrap`` keeps rich from folding or cropping anything itself.
     """
     width = console.width if console.is_terminal else None
-    lines = [Text(summary_line(data), style="bold"), *status_lines(data, why=why, width=width)]
-    console.print(Text("\n").join(lines), soft_wrap=True)
+    console.print(Text("\n").join(status_lines(data, why=why, width=width)), soft_wrap=True)
 
 
 # ---------------------------------------------------------------- missions next, doctor
