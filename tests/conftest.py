@@ -185,11 +185,16 @@ def audit_answer(request: dict[str, Any], axioms: dict[str, list[str]] | None = 
     )
 
 
-def copy_repo_workspace(tmp_path: Path) -> Path:
-    """A copy of this repository's workspace (Lean, missions, lakefile) for CLI tests."""
+def copy_repo_workspace(tmp_path: Path, *, project: bool = False) -> Path:
+    """A copy of this repository's workspace (Lean, missions, lakefile) for CLI tests; with
+    ``project``, also its settings (``missions.yaml``) and the README they refer to, as a
+    fresh clone has them (without, the tool's defaults apply)."""
     root = tmp_path / "repo"
     root.mkdir()
-    for name in ("lakefile.lean", "lean-toolchain", "Formal.lean"):
+    names = ["lakefile.lean", "lean-toolchain", "Formal.lean"]
+    if project:
+        names += ["missions.yaml", "README.md"]
+    for name in names:
         shutil.copy(REPO / name, root / name)
     shutil.copytree(REPO / "Formal", root / "Formal")
     shutil.copytree(REPO / "missions", root / "missions")
@@ -445,14 +450,32 @@ def link_witnesses(
     root: Path, mission: str = "demo", module: str = "missions.witnesses.demo"
 ) -> None:
     """Link every target of ``mission`` to a witness module and stamp the witnesses at the
-    current statement pin (what ``missions witness --stamp`` records after a review)."""
+    current statement pin with their sources (what ``missions witness --stamp`` records after
+    a review). A module the package lacks is written into the workspace's ``witnesses/``."""
+    from types import SimpleNamespace
+
+    from missions.witness import source_digest
+    from missions.witnesses import WORKSPACE_FOLDER, add_workspace
+
+    name = module.rsplit(".", 1)[-1]
+    folder = root / WORKSPACE_FOLDER
+    if not (Path(__file__).parents[1] / "tools/missions/witnesses" / f"{name}.py").exists():
+        folder.mkdir(exist_ok=True)
+        (folder / f"{name}.py").write_text('"""A test witness."""\n\nCLAIMS: list[object] = []\n')
+    add_workspace(root)
     yaml = root / "missions" / f"{mission}.yaml"
     text = yaml.read_text(encoding="utf-8").replace(
         "    depends_on:", f"    witness: {module}\n    depends_on:"
     )
     pin = re.search(r"^  statement_pin: (\S+)$", text, re.MULTILINE)
     if pin is not None:
-        text = text.replace(pin.group(0), f"{pin.group(0)}\n  witness_stamp: {pin.group(1)}")
+        sources = source_digest(
+            SimpleNamespace(targets=[SimpleNamespace(witness=module, kind="goal")])
+        )
+        text = text.replace(
+            pin.group(0),
+            f"{pin.group(0)}\n  witness_stamp: {pin.group(1)}\n  witness_source: {sources}",
+        )
     yaml.write_text(text, encoding="utf-8")
 
 

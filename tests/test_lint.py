@@ -366,7 +366,14 @@ def test_cli_lint_shows_the_reason_and_passes_when_accepted(make_workspace: Buil
     root = workspace(make_workspace, statement)
     done = CliRunner().invoke(app, ["lint", "--root", str(root)])
     assert done.exit_code == 0, done.stdout
-    assert "(accepted: 0 - 1 = 0)" in done.stdout
+    # what needs no attention is counted, not listed; the counts are the last line
+    assert done.stdout.splitlines() == [
+        "lint: 0 unaccepted, 1 accepted (--accepted lists them), 0 warnings in 1 mission"
+    ]
+    done = CliRunner().invoke(app, ["lint", "--accepted", "--root", str(root)])
+    assert done.exit_code == 0, done.stdout
+    assert "(accepted: 0 - 1 = 0)" in done.stdout.splitlines()[0]
+    assert done.stdout.splitlines()[-1].startswith("lint: 0 unaccepted, 1 accepted,")
 
 
 def test_check_fails_with_rule_lint_until_the_finding_is_accepted(

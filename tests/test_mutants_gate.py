@@ -12,6 +12,7 @@ import dataclasses
 import json
 from collections.abc import Callable
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -23,6 +24,7 @@ from missions.lean.workspace import load_workspace
 from missions.pins import proof_closure_digest
 from missions.status import Analysis, TargetStatus, analyze
 from missions.toolchain import PINNED_MATHLIB
+from missions.witness import source_digest
 from mutant_support import case_files, outcome
 from test_ratchet import PROOFS, YAML_PATH, break_proof, commit, proved, rules, run, set_status
 
@@ -257,12 +259,16 @@ def test_each_closure_violation_names_its_file_line_and_mission(make_workspace: 
     ]
 
 
+#: An existing witness module (its sources have a digest the stamp records).
+WITNESS = "missions.witnesses.alethean_checksum"
+
+
 def test_witnesses_never_stamped_or_stamped_at_an_old_pin_are_stale(make_workspace: Build) -> None:
     root = make_workspace(case_files(), {"case": "Formal.Case"}, use_git=False)
     yaml = root / "missions" / "case.yaml"
     yaml.write_text(
         yaml.read_text(encoding="utf-8").replace(
-            "    depends_on:", "    witness: missions.witnesses.demo\n    depends_on:"
+            "    depends_on:", f"    witness: {WITNESS}\n    depends_on:"
         ),
         encoding="utf-8",
     )
@@ -281,8 +287,14 @@ def test_witnesses_never_stamped_or_stamped_at_an_old_pin_are_stale(make_workspa
     # stamped at the current pin: nothing to review
     text = yaml.read_text(encoding="utf-8")
     pin = text.split("statement_pin: ", 1)[1].split("\n", 1)[0]
+    sources = source_digest(
+        SimpleNamespace(targets=[SimpleNamespace(witness=WITNESS, kind="goal")])
+    )
     yaml.write_text(
-        text.replace(f"statement_pin: {pin}", f"statement_pin: {pin}\n  witness_stamp: {pin}"),
+        text.replace(
+            f"statement_pin: {pin}",
+            f"statement_pin: {pin}\n  witness_stamp: {pin}\n  witness_source: {sources}",
+        ),
         encoding="utf-8",
     )
     assert [v for v in gate_json(root)[1] if v["rule"] == "witness-stale"] == []

@@ -40,6 +40,7 @@ from missions.witness import (
     run_claim,
     save_results,
     saved_summary,
+    source_digest,
     stale_reason,
     witness_entry,
     witness_targets,
@@ -195,10 +196,20 @@ def test_what_status_keeps_of_a_run() -> None:
     )
 
 
-def mission_with(stamp: str | None, pin: str | None, kind: str = "goal") -> tuple[Any, Any]:
-    target = SimpleNamespace(witness="Formal.W", kind=kind)
-    lean = SimpleNamespace(statement_pin=pin, witness_stamp=stamp)
-    return SimpleNamespace(targets=[target], lean=lean), target
+#: A witness module that exists, so its sources have a digest.
+MODULE = "missions.witnesses.alethean_checksum"
+
+
+def mission_with(
+    stamp: str | None, pin: str | None, kind: str = "goal", source: str | None = "current"
+) -> tuple[Any, Any]:
+    """A mission linking :data:`MODULE`; ``source`` is the recorded digest of the witness
+    sources (``"current"``: today's)."""
+    target = SimpleNamespace(witness=MODULE, kind=kind)
+    lean = SimpleNamespace(statement_pin=pin, witness_stamp=stamp, witness_source=None)
+    mission = SimpleNamespace(targets=[target], lean=lean)
+    lean.witness_source = source_digest(mission) if source == "current" else source
+    return mission, target
 
 
 def test_the_witness_object_of_status() -> None:
@@ -211,7 +222,7 @@ def test_the_witness_object_of_status() -> None:
         "nonvacuous": "unknown",
         "stale": False,
         "stamp": "sha256:a",
-        "module": "Formal.W",
+        "module": MODULE,
     }
     saved = {"ok": False, "checks": 3, "budget": "full", "nonvacuous": True}
     entry = witness_entry(*mission_with("sha256:a", "sha256:b"), saved)
@@ -428,6 +439,17 @@ def test_a_source_without_checks_is_an_error_when_perturbed_too() -> None:
 def test_why_witnesses_are_stale(stamp: str | None, pin: str | None, reason: str | None) -> None:
     mission, _ = mission_with(stamp, pin)
     assert stale_reason(mission) == reason
+    if reason is None and pin is not None:  # stamped at the pin: the sources decide
+        assert stale_reason(mission_with(stamp, pin, source=None)[0]) == (
+            "the stamp does not record which witness sources were reviewed"
+        )
+        other = "sha256:" + "c" * 64
+        assert stale_reason(mission_with(stamp, pin, source=other)[0]) == (
+            "the witness sources changed since they were stamped"
+        )
+        gone = mission_with(stamp, pin)[0]
+        gone.targets[0].witness = "missions.witnesses.no_such_module"
+        assert stale_reason(gone) == "a witness module it links cannot be found"
     external = SimpleNamespace(witness="W", kind="external")
     mission.targets = [external]
     assert witness_targets(mission) == [] and stale_reason(mission) is None

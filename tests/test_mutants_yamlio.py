@@ -205,11 +205,14 @@ def test_a_failed_write_leaves_the_old_file_and_reports_the_real_error(
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(os, "replace", refuse)
-    with pytest.raises(OSError, match="No space left"):
+    with pytest.raises(InputError) as caught:  # bad input for the command: one located line
         atomic_write_text(path, "new\n")
+    assert [str(p) for p in caught.value.problems] == [
+        f"{path}:1: cannot write: no space left on device"
+    ]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["m.yaml"]
     assert path.read_text(encoding="utf-8") == "old\n"
-    with pytest.raises(FileNotFoundError):  # no temporary file could be made at all
+    with pytest.raises(InputError, match="no such file or directory"):  # no temporary file
         atomic_write_text(tmp_path / "gone" / "m.yaml", "new\n")
 
 

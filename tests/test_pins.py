@@ -270,7 +270,7 @@ def test_failed_write_leaves_the_old_file(demo: Path, monkeypatch: pytest.Monkey
         raise OSError("disk full")
 
     monkeypatch.setattr("os.replace", boom)
-    with pytest.raises(OSError):
+    with pytest.raises(InputError, match="cannot write: disk full"):
         atomic_write_text(path, "garbage")
     assert path.read_bytes() == before
     assert not list(path.parent.glob(".*.tmp"))

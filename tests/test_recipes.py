@@ -10,6 +10,7 @@ sources rather than from a list of missions and statuses.
 from __future__ import annotations
 
 import copy
+import json
 import re
 import shlex
 from pathlib import Path
@@ -70,6 +71,49 @@ def write_lean(root: Path, module: str, part: str, text: str) -> None:
     path = root.joinpath(*module.split(".")) / f"{part}.lean"
     assert path.is_file(), f"the scaffold did not create {path}"
     path.write_text(text, encoding="utf-8")
+
+
+#: The witness a user writes for the squares mission: exact claims of a closed statement.
+WITNESS = '''"""Witness for the squares example: exact arithmetic on the two closed claims."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from missions.witness import Check, Claim, Constant, Context, NonVacuity
+
+
+def square(n: int) -> int:
+    return n * n
+
+
+def step(ctx: Context, four: int = 4) -> Iterator[Check]:
+    yield Check("square 2 = 4", square(2), "==", four)
+
+
+def goal(ctx: Context, eight: int = 8) -> Iterator[Check]:
+    yield Check("square 2 + square 2 = 8", square(2) + square(2), "==", eight)
+
+
+CLOSED = NonVacuity(reason="a closed statement about 2, 4 and 8")
+CLAIMS = [
+    Claim("step", "square 2 = 4", step, {"4 -> 5": {"four": 5}}, CLOSED,
+          (Constant("four", 4, "the 4 of square 2 = 4"),)),
+    Claim("goal", "square 2 + square 2 = 8", goal, {"8 -> 9": {"eight": 9}}, CLOSED,
+          (Constant("eight", 8, "the 8 of the goal"),)),
+]
+'''
+
+
+def write_witness(root: Path, module: str) -> None:
+    """Replace the witness stub ``missions new`` wrote (it must exist: the policy asks for it)."""
+    from missions.scaffold import witness_location
+
+    name = module.rsplit(".", 1)[-1]
+    path = witness_location(root) / f"{name}.py"
+    assert path.is_file(), f"the scaffold did not create {path}"
+    assert "placeholder" in path.read_text(encoding="utf-8")
+    path.write_text(WITNESS, encoding="utf-8")
 
 
 def run(root: Path, argv: list[str]) -> None:
@@ -135,6 +179,7 @@ def add_mission_as_the_readme_says(root: Path, *, milestone_proved: bool) -> tup
     )
     fill_placeholders(doc)
     goal = doc["targets"][0]
+    write_witness(root, str(goal["witness"]))
     goal["depends_on"] = CommentedSeq(["step"])
     step = copy.deepcopy(goal)  # a copy, not a YAML alias of the goal's mappings
     step["id"], step["kind"] = "step", "milestone"
@@ -158,7 +203,7 @@ def add_mission_as_the_readme_says(root: Path, *, milestone_proved: bool) -> tup
 
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
-    root = copy_repo_workspace(tmp_path)
+    root = copy_repo_workspace(tmp_path, project=True)  # a fresh clone: its policies too
     init_repo(root, "the bundled workspace")
     return root
 
@@ -228,3 +273,18 @@ def test_proving_a_target_then_syncing(repo: Path) -> None:
         assert target_of(data, proved, "step")["status"] == "proved"
         assert target_of(data, proved, "goal")["status"] == "proved"
     assert checks.all_problems(repo) == []
+
+
+def test_an_edited_witness_is_stale_until_stamped_again(repo: Path) -> None:
+    """The stamp records the witness sources it reviewed: the recipe's mission passes, an
+    edit to its witness fails the gate (``witness-stale``), and stamping again clears it."""
+    mission_id, _ = add_mission_as_the_readme_says(repo, milestone_proved=True)
+    from missions.scaffold import witness_location
+
+    path = witness_location(repo) / f"{mission_id.replace('-', '_')}.py"
+    path.write_text(path.read_text(encoding="utf-8") + "\n# reviewed again\n", encoding="utf-8")
+    result = invoke("check", "--json", "--root", repo)
+    rules = {(v["rule"], v["mission"]) for v in json.loads(result.stdout)["violations"]}
+    assert rules == {("witness-stale", mission_id)}, rules
+    run(repo, ["missions", "witness", "--stamp", mission_id])
+    run(repo, ["missions", "check"])

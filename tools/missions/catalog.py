@@ -120,6 +120,9 @@ class LeanInfo(_Model):
     #: The statement pin the mission's witnesses were last reviewed against
     #: (``missions witness --stamp ID``); when the pin moves, the witnesses are stale.
     witness_stamp: str | None = None
+    #: The digest of the witness modules' sources when they were stamped: an edited witness
+    #: is stale until it is reviewed and stamped again.
+    witness_source: str | None = None
 
     @field_validator("module", "statements")
     @classmethod
@@ -128,7 +131,7 @@ class LeanInfo(_Model):
             raise ValueError(f"{value!r} is not a Lean module name")
         return value
 
-    @field_validator("statement_pin", "witness_stamp")
+    @field_validator("statement_pin", "witness_stamp", "witness_source")
     @classmethod
     def _pin_shape(cls, value: str | None, info: ValidationInfo) -> str | None:
         if value is not None and not DIGEST_PATTERN.match(value):
@@ -594,7 +597,11 @@ def load_catalog(root: Path, *, use_cache: bool = True) -> Catalog:
     """Load every mission under ``root/missions``; raise with all problems if any.
 
     Valid files are cached by size and modification time, so a warm run parses no YAML.
+    The workspace's own witness modules become importable (``missions.witnesses``).
     """
+    from missions.witnesses import add_workspace
+
+    add_workspace(root)
     catalog = Catalog(root=root)
     problems: list[Problem] = []
     seen: dict[str, Path] = {}

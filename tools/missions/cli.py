@@ -61,10 +61,12 @@ from missions.render import (
     plural,
     print_status,
     show_lines,
+    wrap_words,
 )
 from missions.report import gate_json, report_json, report_markdown, status_json
 from missions.roots import check_root, find_root
-from missions.scaffold import plan, write
+from missions.scaffold import next_steps, plan, write
+from missions.settings import load_settings
 from missions.stamps import check_stampable, stamp_witnesses
 from missions.status import Analysis, Violation, analyze
 from missions.sync import (
@@ -80,6 +82,7 @@ from missions.witness import (
     load_claims,
     load_results,
     result_json,
+    review_claim,
     run_claim,
     save_results,
     saved_summary,
@@ -374,14 +377,11 @@ def status(
 
 def _lint_line(finding: LintFinding) -> Text:
     """``path:line: rule: message``, with the reason of an accepted finding after it."""
-    line = Text(finding.text())
     if finding.accepted:
+        line = Text(finding.text())
         line.append(f" (accepted: {finding.reason})", style="dim")
-    elif finding.level == "warning":
-        line.stylize("yellow")
-    else:
-        line.stylize("red")
-    return line
+        return line
+    return Text(finding.text(), style="yellow" if finding.level == "warning" else "red")
 
 
 @command("Lint the statement closures for traps (junk values, ∃ … → …).", name="lint")
@@ -389,11 +389,15 @@ def lint_command(
     ids: IdsArgument = None,
     root: RootOption = None,
     as_json: JsonOption = False,
+    accepted: Annotated[
+        bool, typer.Option("--accepted", help="Also list the accepted findings, with why.")
+    ] = False,
 ) -> None:
     """Source-level lints of the statement closures: traps that make a statement junk.
 
-    Exit 1 on unaccepted findings; accept one with `-- lint: allow RULE because REASON` on its
-    line or the line above."""
+    Lists what needs attention (unaccepted findings, then warnings; --accepted adds the rest)
+    and ends with the counts. Exit 1 on unaccepted findings; accept one with
+    `-- lint: allow RULE because REASON` on its line or the line above."""
     with _input_errors():
         resolved = _root(root)
         chosen = load_catalog(resolved).select(ids or [])
@@ -408,12 +412,22 @@ def lint_command(
             }
         )
     else:
-        for finding in result.findings:
-            out.print(_lint_line(finding), soft_wrap=True)
+        width = out.width if out.is_terminal else None
+        shown = [f for f in result.findings if not f.accepted and f.level != "warning"]
+        shown += [f for f in result.findings if not f.accepted and f.level == "warning"]
+        if accepted:
+            shown += [f for f in result.findings if f.accepted]
+        for finding in shown:
+            line = _lint_line(finding)
+            style = line.style if isinstance(line.style, str) else ""
+            for piece in wrap_words("", line.plain, 4, width):
+                out.print(Text(piece, style=style or ("dim" if finding.accepted else "")))
         counts = result.counts()
+        hidden = "" if accepted or not counts["accepted"] else " (--accepted lists them)"
         out.print(
-            f"lint: {counts['unaccepted']} unaccepted, {counts['accepted']} accepted, "
-            f"{plural(counts['warnings'], 'warning')} in {plural(len(chosen), 'mission')}"
+            f"lint: {counts['unaccepted']} unaccepted, {counts['accepted']} accepted{hidden}, "
+            f"{plural(counts['warnings'], 'warning')} in {plural(len(chosen), 'mission')}",
+            soft_wrap=True,
         )
     if result.failing:
         raise typer.Exit(1)
@@ -1007,22 +1021,46 @@ def witness(
             }
         )
     else:
-        out.print(witness_table(results, stale, budget))
+        unlinked = [
+            f"{f.mission.id}/{target.id}"
+            for f in chosen
+            for target in f.mission.targets
+            if target.kind != "external" and target.witness is None
+        ]
+        width = out.width if out.is_terminal else None
+        for row in witness_lines(results, stale, width):
+            out.print(row, soft_wrap=True)
         for mission_id, result in failed:
             for line in witness_failure_lines(mission_id, result):
                 out.print(Text(line, style="red"))
         for mission_id, reason in stale.items():
-            if reason is not None:
+            if reason is not None and stamp is None:  # stamping is what makes them fresh
                 out.print(
                     Text(
                         f"{mission_id}: witnesses stale: {reason}; review them against the "
                         f"statements, then run `missions witness --stamp {mission_id}`",
                         style="yellow",
-                    )
+                    ),
+                    soft_wrap=True,
                 )
+        for row in witness_tally(results, unlinked, budget, width):
+            out.print(row, soft_wrap=True)
     if failed:
         raise typer.Exit(1)
     if stamp is not None:
+        # a stamp certifies the whole review, not only that the claims hold
+        refused = [
+            (mission_id, claim.target, problem)
+            for mission_id, claim, statement in plan
+            for problem in review_claim(
+                claim, hypotheses.get(statement) if statement else None, context
+            )
+        ]
+        for mission_id, target, problem in refused:
+            out.print(Text(f"{mission_id}/{target}: {problem}", style="red"), soft_wrap=True)
+        if refused:
+            out.print(f"not stamped: {plural(len(refused), 'review problem')}")
+            raise typer.Exit(1)
         with _input_errors():
             digest = stamp_witnesses(chosen[0])
         out.print(f"stamped {stamp}: witnesses reviewed against {digest}")
@@ -1076,27 +1114,45 @@ def lean_hypotheses(
     return {s: workspace_hypotheses(workspace, s) for _, _, s in plan if s is not None}
 
 
-def witness_table(
-    results: list[tuple[str, WitnessResult]], stale: dict[str, str | None], budget: str
-) -> Table:
-    table = Table(title=f"Witnesses ({budget} budget)", title_justify="left")
-    for column in ("mission", "target", "result", "non-vacuous", "checks", "seconds"):
-        table.add_column(column, overflow="fold")
-    for mission_id, result in results:
+def witness_lines(
+    results: list[tuple[str, WitnessResult]], stale: dict[str, str | None], width: int | None
+) -> list[Text]:
+    """One line per claim: ``mission/target`` whole (never cut), verdict, non-vacuity."""
+    names = [f"{m}/{r.target}" for m, r in results]
+    room = max((len(n) for n in names), default=0)
+    if width is not None:
+        room = min(room, max(20, width - 40))
+    lines: list[Text] = []
+    for name, (mission_id, result) in zip(names, results, strict=True):
         nonvacuous = result.nonvacuity.nonvacuous if result.nonvacuity else "unknown"
-        table.add_row(
-            mission_id,
-            result.target,
-            Text("stale", "yellow")
-            if result.ok and stale.get(mission_id)
-            else Text("pass", "green")
-            if result.ok
-            else Text("ERROR" if result.error else "FAIL", "red"),
-            Text(("yes" if nonvacuous else "NO") if isinstance(nonvacuous, bool) else "?"),
-            str(result.checks),
-            f"{result.seconds:.2f}",
-        )
-    return table
+        line = Text(name.ljust(room) + "  ")
+        if not result.ok:
+            line.append("ERROR" if result.error else "FAIL", style="bold red")
+        elif stale.get(mission_id):
+            line.append("stale", style="yellow")
+        else:
+            line.append("pass", style="green")
+        if nonvacuous is True:
+            line.append("  non-vacuous")
+        elif nonvacuous is False:
+            line.append("  VACUOUS", style="bold red")
+        else:
+            line.append("  non-vacuity unknown", style="dim")
+        line.append(f"  {plural(result.checks, 'check')}  {result.seconds:.2f} s", style="dim")
+        lines.append(line)
+    return lines
+
+
+def witness_tally(
+    results: list[tuple[str, WitnessResult]], unlinked: list[str], budget: str, width: int | None
+) -> list[Text]:
+    """The last lines: how many claims pass, and which targets have no witness at all."""
+    passed = sum(1 for _, r in results if r.ok)
+    tally = f"{passed} of {plural(len(results), 'claim')} pass ({budget} budget)"
+    if unlinked:
+        tally += f"; {plural(len(unlinked), 'target')} {'has' if len(unlinked) == 1 else 'have'}"
+        tally += f" no witness: {', '.join(unlinked)}"
+    return [Text(piece, style="bold") for piece in wrap_words("", tally, 2, width)]
 
 
 def witness_failure_lines(mission_id: str, result: WitnessResult) -> list[str]:
@@ -1137,17 +1193,16 @@ def new(
     """
     with _input_errors():
         resolved = _root(root)
+        policy = load_settings(resolved).policy
         with workspace_lock(resolved):
-            scaffold = plan(resolved, mission_id, module, title)
+            scaffold = plan(resolved, mission_id, module, title, policy)
             written = write(resolved, scaffold)
     for path in written:
-        out.print(Text(f"created {path.relative_to(resolved)}"))
-    out.print(
-        Text(
-            "next: replace every TODO (YAML and the Goal docstring), write the statements, "
-            f"then `missions pin {mission_id}`, `missions sync` and `missions check`"
-        )
-    )
+        out.print(Text(f"created {path.relative_to(resolved)}"), soft_wrap=True)
+    if scaffold.readme_row is not None:
+        out.print(Text(f"added a row to {policy.readme_table}"), soft_wrap=True)
+    for line in next_steps(scaffold, policy):
+        out.print(Text(line), soft_wrap=True)
 
 
 @command("Toolchain and pin checks: installed, pinned, missing.")

@@ -28,8 +28,12 @@ Rules and their ids (stable; used in JSON output):
 ``lint``                 an unaccepted finding of ``missions lint`` in a statement closure (a
                          trap such as an unguarded integral, ℕ subtraction or ``∃ x, P → Q``;
                          accept one with ``-- lint: allow RULE because REASON``)
-``witness-stale``        the statement pin moved since the mission's witnesses were reviewed
-                         and stamped (``missions witness --stamp ID``)
+``witness-stale``        the statement pin moved, or the witness sources changed, since the
+                         mission's witnesses were reviewed and stamped (``missions witness
+                         --stamp ID``, which refuses a claim that does not stand review)
+``witness-missing``      (policy) a target links no witness module, or one that does not exist
+``readme-row``           (policy) the README's missions table lacks a mission or names another
+                         module (:mod:`missions.policy`; ``missions.yaml`` turns these on)
 
 YAML problems (``schema``, ``duplicate-id``, ``dangling-ref``, ``dependency-cycle``) are
 input errors: they are reported before the gate runs, with exit code 2.
@@ -45,6 +49,7 @@ from missions.kernel import compare_dependencies
 from missions.lint import LintResult, lint_missions
 from missions.pins import UNCOMMITTED, closure_paths, proof_closure_digest
 from missions.placeholders import mission_placeholders
+from missions.policy import policy_violations
 from missions.ratchet import (
     IN_SOURCES,
     IN_WORKING_TREE,
@@ -54,6 +59,7 @@ from missions.ratchet import (
     status_timelines,
     target_ref,
 )
+from missions.settings import load_settings
 from missions.status import (
     Analysis,
     MissionStatus,
@@ -83,6 +89,8 @@ RULES = (
     "placeholder",
     "lint",
     "witness-stale",
+    "witness-missing",
+    "readme-row",
 )
 
 #: Findings that are forbidden anywhere in the workspace.
@@ -474,6 +482,7 @@ def run_gate(
         if not kernel_dependencies:
             result.warnings.extend(dependency_warnings(analysis, mission))
     add(_lint_violations(analysis, result))
+    add(policy_violations(analysis, load_settings(analysis.root).policy))
     unique = list(dict.fromkeys(result.violations))
     result.violations = sorted(
         unique, key=lambda v: (v.mission or "", v.rule, v.file or "", v.line or 0, v.message)

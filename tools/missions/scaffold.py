@@ -16,7 +16,10 @@ from ruamel.yaml.scalarstring import DoubleQuotedScalarString, FoldedScalarStrin
 from missions.catalog import ID_PATTERN
 from missions.errors import InputError
 from missions.lean.vocabulary import PLACEHOLDER
+from missions.policy import ROW, module_exists
 from missions.roots import library_roots, module_file
+from missions.settings import PolicySettings
+from missions.witnesses import add_workspace
 from missions.yamlio import atomic_write_text, dump_document
 
 
@@ -25,6 +28,11 @@ class Scaffold:
     mission_id: str
     module: str
     files: dict[Path, str]
+    #: the witness module linked from the goal (None: the project does not ask for one, or
+    #: the witnesses package is not part of this workspace, see :func:`witness_location`)
+    witness: str | None = None
+    #: a line to add to the project's missions table: (file, row)
+    readme_row: tuple[Path, str] | None = None
 
 
 #: Longest mission id accepted: ids become file names and, camel-cased, Lean module names.
@@ -84,7 +92,34 @@ def _check_title(root: Path, title: str) -> None:
         )
 
 
-def plan(root: Path, mission_id: str, module: str | None, title: str | None) -> Scaffold:
+WITNESS_PACKAGE = "missions.witnesses"
+
+
+def witness_location(root: Path) -> Path:
+    """Where a new witness module goes: the bundled folder when it belongs to this workspace
+    (an editable install of the tool from it), else the workspace's ``witnesses/`` folder.
+    ``new`` never writes into an installed package."""
+    import importlib.util
+
+    from missions.witnesses import WORKSPACE_FOLDER
+
+    spec = importlib.util.find_spec(WITNESS_PACKAGE)
+    for folder in list(spec.submodule_search_locations or []) if spec is not None else []:
+        if Path(folder).resolve().is_relative_to(root.resolve()):
+            return Path(folder)
+    return root / WORKSPACE_FOLDER
+
+
+def plan(
+    root: Path,
+    mission_id: str,
+    module: str | None,
+    title: str | None,
+    policy: PolicySettings | None = None,
+) -> Scaffold:
+    """Everything ``new`` writes, checked before anything is: what the project's policy asks
+    of a mission (a witness, a README row) is scaffolded too, so the recipe ends green."""
+    policy = policy or PolicySettings()
     _check_id(root, mission_id)
     module = module or default_module(mission_id)
     _check_module(root, module)
@@ -95,17 +130,71 @@ def plan(root: Path, mission_id: str, module: str | None, title: str | None) -> 
     root_file = Path(module_file(str(root), module, library_roots(root)))
     base = root_file.with_suffix("")
     lean_title = _lean_comment_text(title)
+    witness: str | None = None
+    files: dict[Path, str] = {}
+    if policy.witnesses == "required":
+        add_workspace(root)  # this workspace's witness modules, no other's
+        name = mission_id.replace("-", "_")
+        witness = f"{WITNESS_PACKAGE}.{name}"
+        if module_exists(witness):
+            raise InputError.single(
+                root / "missions",
+                1,
+                f"a witness module {witness} exists already; choose another id",
+            )
+        files[witness_location(root) / f"{name}.py"] = _witness(mission_id)
     files = {
-        yaml_path: mission_yaml(mission_id, title, module, namespace),
+        yaml_path: mission_yaml(mission_id, title, module, namespace, witness),
         base / "Defs.lean": _defs(namespace, lean_title),
         base / "Statements.lean": _statements(namespace, module, lean_title),
         base / "Proofs.lean": _proofs(namespace, module, lean_title),
         root_file: _root_module(module, lean_title),
+        **files,
     }
     clashes = [p for p in files if p.exists()]
     if clashes:
         raise InputError.single(clashes[0], 1, "already exists; choose another id or --module")
-    return Scaffold(mission_id, module, files)
+    readme_row = None
+    if policy.readme_table is not None:
+        row = f"| `{mission_id}` | {title.replace('|', '/')} | `{module}` |"
+        if _add_row(root / policy.readme_table, row) is not None:  # it has a table
+            readme_row = (root / policy.readme_table, row)
+    return Scaffold(mission_id, module, files, witness, readme_row)
+
+
+def next_steps(scaffold: Scaffold, policy: PolicySettings) -> list[str]:
+    """What is left to do, in order, for the gate (and so CI) to pass."""
+    mission = scaffold.mission_id
+    steps = [
+        f"replace every {PLACEHOLDER} in missions/{mission}.yaml and the Lean files",
+        "write Defs.lean, then Statements.lean (docstrings cite source locators), then Proofs.lean",
+        f"commit the Lean files, then `missions pin {mission}`",
+    ]
+    if scaffold.witness is not None:
+        steps.append(
+            f"write the witness claims in {scaffold.witness} (one per target), then "
+            f"`missions witness --stamp {mission}`"
+        )
+    if policy.readme_table is not None and scaffold.readme_row is None:
+        row = f"| `{mission}` | … | `{scaffold.module}` |"
+        steps.append(f"add a missions table to {policy.readme_table} with the row {row}")
+    steps += [f"`missions sync {mission}`", "`missions check`: the gate says what is left"]
+    return ["next:"] + [f"  {n}. {s}" for n, s in enumerate(steps, 1)]
+
+
+def _add_row(path: Path, row: str) -> str | None:
+    """``path``'s text with ``row`` after the last row of its missions table (None: the file
+    has no such table, so nothing is added)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    lines = text.splitlines(keepends=True)
+    rows = [i for i, line in enumerate(lines) if ROW.match(line.rstrip("\n"))]
+    if not rows:
+        return None
+    lines.insert(rows[-1] + 1, row + "\n")
+    return "".join(lines)
 
 
 def write(root: Path, scaffold: Scaffold) -> list[Path]:
@@ -114,6 +203,7 @@ def write(root: Path, scaffold: Scaffold) -> list[Path]:
     Call it holding the workspace write lock (``Formal.lean`` is read, changed and written).
     """
     written: list[Path] = []
+    changed: dict[Path, str] = {}  # existing files edited, with their text before
     current_path: Path = root
     try:
         for path, text in scaffold.files.items():
@@ -128,9 +218,23 @@ def write(root: Path, scaffold: Scaffold) -> list[Path]:
             if current and not current.endswith("\n"):
                 current += "\n"
             atomic_write_text(index, current + line)
+            if index.exists() and current:
+                changed[index] = current
+            else:
+                written.append(index)
+        if scaffold.readme_row is not None:
+            readme, row = scaffold.readme_row
+            current_path = readme
+            before = readme.read_text(encoding="utf-8") if readme.exists() else None
+            after = _add_row(readme, row)
+            if before is not None and after is not None:
+                atomic_write_text(readme, after)
+                changed[readme] = before
     except BaseException as exc:
         for path in written:
             path.unlink(missing_ok=True)
+        for path, before in changed.items():
+            atomic_write_text(path, before)
         if isinstance(exc, OSError):
             raise InputError.single(
                 current_path, 1, f"cannot write: {exc.strerror or exc}"
@@ -139,7 +243,9 @@ def write(root: Path, scaffold: Scaffold) -> list[Path]:
     return written
 
 
-def mission_yaml(mission_id: str, title: str, module: str, namespace: str) -> str:
+def mission_yaml(
+    mission_id: str, title: str, module: str, namespace: str, witness: str | None = None
+) -> str:
     """The scaffold's mission YAML, built as data and dumped by ruamel (any title is safe)."""
     todo = PLACEHOLDER
     source = CommentedMap()
@@ -161,6 +267,8 @@ def mission_yaml(mission_id: str, title: str, module: str, namespace: str) -> st
     goal["proof"] = f"{namespace}.goal"
     goal["depends_on"] = _flow([])
     goal["provenance"] = provenance
+    if witness is not None:
+        goal["witness"] = witness
     goal["status"] = "stated"
     goal["evidence"] = "source"
     lean = CommentedMap()
@@ -242,6 +350,35 @@ theorem goal : Goal := by
 
 end {namespace}
 """
+
+
+def _witness(mission_id: str) -> str:
+    return f'''"""Witness for ``{mission_id}``.
+
+{PLACEHOLDER}: what is checked numerically, and on which instances.
+
+Transcribe each target's Lean statement into a claim (see the other modules of
+``missions.witnesses``): checks on instances, deliberately wrong variants, a non-vacuity
+instance with every hypothesis of the statement, and its named constants.
+``missions witness --stamp {mission_id}`` refuses to stamp until each claim holds, is
+non-vacuous and catches its wrong variants; until then ``missions check`` fails
+(``witness-stale``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from missions.witness import Check, Claim, Context
+
+
+def checks(ctx: Context) -> Iterator[Check]:
+    # {PLACEHOLDER}: the statement on instances. This placeholder check fails on purpose.
+    yield Check("placeholder: nothing is checked yet", 1, "<=", 0)
+
+
+CLAIMS = [Claim("goal", "{PLACEHOLDER}: the claim checked, in words", checks)]
+'''
 
 
 def _root_module(module: str, title: str) -> str:

@@ -10,6 +10,7 @@ requirement.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
@@ -37,10 +38,23 @@ class KernelSettings(BaseModel):
         return tuple(c for c in CHECKERS if c in value or c == "audit")
 
 
+class PolicySettings(BaseModel):
+    """What every mission must have (gate rules of :mod:`missions.policy`)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    #: ``required``: every target that is not external links a witness module. Off unless a
+    #: project asks: witnesses are Python transcriptions of the statements, a choice.
+    witnesses: Literal["required", "optional"] = "optional"
+    #: A file (relative to the root) whose table must have a row per mission; None: no table.
+    readme_table: str | None = None
+
+
 class Settings(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     kernel: KernelSettings = Field(default_factory=KernelSettings)
+    policy: PolicySettings = Field(default_factory=PolicySettings)
 
 
 def settings_path(root: Path) -> Path:

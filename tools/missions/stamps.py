@@ -19,7 +19,7 @@ from missions.catalog import MissionFile
 from missions.errors import InputError
 from missions.lean.workspace import load_workspace
 from missions.pins import pin_state
-from missions.witness import witness_targets
+from missions.witness import source_digest, witness_targets
 from missions.yamlio import atomic_write_text, dump_document, set_key
 
 
@@ -46,11 +46,18 @@ def check_stampable(root: Path, mission_file: MissionFile) -> None:
 
 
 def stamp_witnesses(mission_file: MissionFile) -> str:
-    """Write the mission's statement pin as its witness stamp (atomically, layout kept)."""
+    """Write the mission's statement pin as its witness stamp, and the digest of the witness
+    sources reviewed, (atomically, layout kept)."""
     digest = mission_file.mission.lean.statement_pin
     assert digest is not None
+    sources = source_digest(mission_file.mission)
+    if sources is None:
+        raise InputError.single(
+            mission_file.path, mission_file.line("lean"), "a witness module it links is missing"
+        )
     lean = mission_file.doc["lean"]
     after = "pinned_at" if "pinned_at" in lean else "statement_pin"
     set_key(lean, "witness_stamp", digest, after=after)
+    set_key(lean, "witness_source", sources, after="witness_stamp")
     atomic_write_text(mission_file.path, dump_document(mission_file.doc))
     return digest

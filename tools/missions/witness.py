@@ -37,6 +37,7 @@ import time
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass, field
 from fractions import Fraction
+from pathlib import Path
 from typing import Any, Literal
 
 from missions.cache import cache_dir_for
@@ -700,17 +701,160 @@ def witness_targets(mission: Any) -> list[Any]:
     return [t for t in mission.targets if t.witness is not None and t.kind != "external"]
 
 
+def review_claim(claim: Claim, lean: list[str] | None, context: Context) -> list[str]:
+    """Why the claim does not stand review (empty: it does). What a stamp certifies:
+
+    - it holds on the budget, with at least one check, and is non-vacuous;
+    - its non-vacuity instance declares exactly the Lean statement's hypotheses (a statement
+      without hypotheses says why);
+    - it has deliberately wrong variants, and each fails through a check;
+    - an instance violating each (non-structural) hypothesis fails that hypothesis's check;
+    - every constant matters (÷100 or ×100 is caught, unless documented as loose; a claim
+      without constants says why), and reversing any inequality is caught.
+    """
+    problems: list[str] = []
+    result = run_claim(claim, context, lean, measure=False)
+    if result.error is not None:
+        return [f"the claim fails to run: {result.error}"]
+    if not result.ok or result.checks == 0:
+        first = result.failures[0].label if result.failures else "no checks"
+        problems.append(f"the claim does not hold: {first}")
+    nv = claim.nonvacuity
+    if nv is None:
+        return [*problems, "no non-vacuity instance"]
+    if result.nonvacuity is None or result.nonvacuity.nonvacuous is not True:
+        reason = result.nonvacuity.reason if result.nonvacuity else "not established"
+        problems.append(f"not shown non-vacuous: {reason}")
+    if lean is None:
+        problems.append("the Lean statement's hypotheses cannot be read")
+    elif sorted(nv.all_hypotheses()) != sorted(lean):
+        problems.append(
+            f"declared hypotheses {sorted(nv.all_hypotheses())} are not the Lean statement's "
+            f"{sorted(lean)}"
+        )
+    if not nv.all_hypotheses() and not nv.reason:
+        problems.append("a statement without hypotheses must say why")
+    if not claim.wrong:
+        problems.append("no deliberately wrong variant")
+    for name in claim.wrong:
+        verdict, detail = variant_outcome(claim, name, Context(budget=context.budget))
+        if verdict != "caught":
+            problems.append(f"wrong variant {name!r} is {verdict} {detail}".rstrip())
+    problems += _violations_rejected(nv, context)
+    problems += _constants_matter(claim, context)
+    return problems
+
+
+def _violations_rejected(nonvacuity: NonVacuity, context: Context) -> list[str]:
+    problems: list[str] = []
+    parts = dict(nonvacuity.parts) or {"": nonvacuity}
+    for prefix, part in parts.items():
+        if not part.hypotheses:
+            continue
+        fresh = Context(budget=context.budget)
+        if part.build is None:
+            problems.append(f"{prefix}no instance is built")
+            continue
+        evidence = hypothesis_evidence(part, fresh, part.build(fresh, *part.args))
+        structural = {e.hypothesis for e in evidence if e.holds is None}
+        for hypothesis in part.hypotheses:
+            if hypothesis in structural:
+                if not hypothesis.startswith("["):
+                    problems.append(f"{prefix}{hypothesis}: only instance binders are structural")
+                continue
+            if hypothesis not in part.violations:
+                problems.append(f"{prefix}{hypothesis}: no violating instance")
+                continue
+            try:
+                broken = violated(part, hypothesis, fresh)
+                rejected = any(
+                    e.hypothesis == hypothesis and e.holds is False
+                    for e in hypothesis_evidence(part, fresh, broken)
+                )
+            except Exception as exc:  # a crash is not a rejection
+                problems.append(f"{prefix}{hypothesis}: the violating instance crashes: {exc}")
+                continue
+            if not rejected:
+                problems.append(f"{prefix}{hypothesis}: the violating instance passes its checks")
+    return problems
+
+
+def _scaled_checks(
+    claim: Claim, constant: Constant, factor: Fraction
+) -> Callable[[Context], Iterable[Check]]:
+    """The claim's check source with one constant multiplied by ``factor``."""
+    scaled = _scaled(constant.value, factor)
+    return lambda ctx: claim.checks(ctx, **{constant.name: scaled})
+
+
+def _constants_matter(claim: Claim, context: Context) -> list[str]:
+    problems: list[str] = []
+    clauses: dict[str, None] = {}
+    for check in claim.checks(context):
+        if check.relation in INEQUALITIES:
+            clauses.setdefault(check.clause, None)
+    for constant in claim.constants:
+        verdicts = [
+            outcome(_scaled_checks(claim, constant, factor), context)[0]
+            for factor in (1 - DECREASES[-1], 1 + INCREASES[-1])
+        ]
+        if "error" in verdicts:
+            problems.append(f"changing {constant.title} crashes the claim")
+        elif not constant.loose and "caught" not in verdicts:
+            problems.append(f"{constant.title} changes nothing (÷100 and ×100 are missed)")
+    if not claim.constants and not claim.notes:
+        problems.append("a claim without constants must say why")
+    missed = [c for c, v in flip_outcomes(claim, context, clauses).items() if v != "caught"]
+    if missed:
+        problems.append(f"reversing the inequalities of {', '.join(missed)} is not caught")
+    return problems
+
+
+def source_digest(mission: Any) -> str | None:
+    """``sha256:`` of the source of every witness module the mission links (None: one of them
+    cannot be found). A stamp records it, so an edited witness is stale until reviewed."""
+    import hashlib
+    import importlib.util
+
+    digest = hashlib.sha256()
+    for module in sorted({t.witness for t in witness_targets(mission)}):
+        try:
+            spec = importlib.util.find_spec(module)
+        except (ImportError, ValueError):
+            return None
+        if spec is None or spec.origin is None:
+            return None
+        try:
+            data = Path(spec.origin).read_bytes()
+        except OSError:
+            return None
+        digest.update(module.encode() + b"\0" + data.replace(b"\r\n", b"\n") + b"\0")
+    return "sha256:" + digest.hexdigest()
+
+
 def stale_reason(mission: Any) -> str | None:
     """Why the mission's witnesses are stale, or None: they were stamped at the current
-    statement pin (or the mission has no witness, or nothing is pinned yet)."""
+    statement pin with today's witness sources (or the mission has no witness, or nothing is
+    pinned yet)."""
     if not witness_targets(mission):
         return None
     pin, stamp = mission.lean.statement_pin, mission.lean.witness_stamp
-    if pin is None or stamp == pin:
+    if pin is None:
         return None
     if stamp is None:
         return "the witnesses were never stamped against the statement pin"
-    return f"the witnesses were stamped at {stamp[:19]}…; the statements are pinned at {pin[:19]}…"
+    if stamp != pin:
+        return (
+            f"the witnesses were stamped at {stamp[:19]}…; the statements are pinned at {pin[:19]}…"
+        )
+    recorded, current = mission.lean.witness_source, source_digest(mission)
+    if current is None:
+        return "a witness module it links cannot be found"
+    if recorded is None:
+        return "the stamp does not record which witness sources were reviewed"
+    if recorded != current:
+        return "the witness sources changed since they were stamped"
+    return None
 
 
 def witness_entry(

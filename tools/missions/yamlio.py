@@ -299,14 +299,16 @@ def check_depth(path: Path, text: str) -> None:
     events bounds the depth first. A syntax error is left to the loaders, which locate it.
     """
     depth = 0
+    opener = 0  # line of the event before the current one: the key or bracket that opens it
     try:
         for event in YAML(typ="safe", pure=False).parse(text):
             if isinstance(event, MappingStartEvent | SequenceStartEvent):
                 depth += 1
                 if depth > MAX_DEPTH:
-                    raise InputError.single(path, event.start_mark.line + 1, TOO_DEEP, "yaml")
+                    raise InputError.single(path, opener + 1, TOO_DEEP, "yaml")
             elif isinstance(event, MappingEndEvent | SequenceEndEvent):
                 depth -= 1
+            opener = event.start_mark.line
     except InputError:
         raise
     except Exception:  # malformed YAML: the loaders report it on its line
