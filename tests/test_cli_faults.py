@@ -161,6 +161,7 @@ def test_yaml_nested_a_thousand_levels_deep(repo: Path, style: str) -> None:
         one_line(stderr, f"{path}:{line}: ", "YAML nested deeper than 64 levels")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", ["validate", "status", "check", "report", "sync"])
 def test_a_small_file_nested_fifty_thousand_deep_is_refused_before_it_is_built(
     repo: Path, command: str
@@ -334,6 +335,7 @@ def test_a_directory_where_the_output_goes_is_one_line(repo: Path, command: str)
     assert [p.name for p in target.iterdir()] == ["inside"]
 
 
+@pytest.mark.slow
 def test_ctrl_c_is_one_line_and_exit_130_whenever_it_comes(repo: Path, tmp_path: Path) -> None:
     """Interrupts at many moments of a cold run (imports, the scan pool, the lint, the
     output): never a traceback, always exit 130, never a half-written file."""

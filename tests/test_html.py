@@ -510,6 +510,7 @@ def _console_problems(stderr: str) -> list[str]:
     return [line for line in stderr.splitlines() if "CONSOLE" in line or "Uncaught" in line]
 
 
+@pytest.mark.slow
 def test_pages_load_in_headless_chromium(
     real: tuple[Analysis, Path, list[Path]], tmp_path: Path
 ) -> None:
@@ -566,6 +567,7 @@ def test_pages_load_in_headless_chromium(
         assert data.startswith(b"\x89PNG") and len(data) > 20_000, len(data)
 
 
+@pytest.mark.slow
 def test_no_page_scrolls_sideways_on_a_phone(
     real: tuple[Analysis, Path, list[Path]], tmp_path: Path
 ) -> None:

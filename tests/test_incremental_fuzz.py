@@ -24,6 +24,10 @@ import pytest
 from conftest import REPO, copy_repo_workspace, init_repo
 from test_incremental import _incremental, _status, _write
 
+#: Left out of the edit loop (pytest -m 'not slow'): random edit sequences against the full command.
+pytestmark = pytest.mark.slow
+
+
 STEPS = int(os.environ.get("MISSIONS_FUZZ_STEPS", "12"))
 SEED = int(os.environ.get("MISSIONS_FUZZ_SEED", "0"))
 DECLARED = re.compile(r"\b(?:theorem|lemma|def|abbrev|structure|class|inductive)\s+([^\s:({\[]+)")

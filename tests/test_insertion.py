@@ -26,6 +26,10 @@ from missions.lean.workspace import Workspace, load_workspace
 from missions.status import TargetStatus, analyze
 from test_scan_cases import _cases, _prepare, _verdict
 
+#: Left out of the edit loop (pytest -m 'not slow'): sorry inserted at hundreds of positions.
+pytestmark = pytest.mark.slow
+
+
 #: What is inserted: the core words and every admitting word of the generated table.
 WORDS = sorted({"sorry", "admit", "stop"} | words_of("admits"))
 #: Insertions per clean layout (the corpus has about forty) and over the bundled missions;

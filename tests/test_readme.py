@@ -65,3 +65,12 @@ def test_adding_a_mission_covers_the_whole_cycle() -> None:
 def test_the_readme_says_how_to_run_the_installed_command() -> None:
     assert ".venv/bin/missions" in README
     assert ". .venv/bin/activate" in README
+
+
+def test_ci_runs_the_readme_s_test_command() -> None:
+    """The README's test command is what `.ci/run` runs, word for word."""
+    block = re.search(r"Run the tests.*?```sh\n(.*?)\n```", README, re.S)
+    assert block is not None
+    command = block.group(1).strip()
+    assert "pytest" in command
+    assert command in (REPO / ".ci" / "run").read_text(encoding="utf-8")

@@ -23,6 +23,10 @@ import catalog_checks as checks
 from conftest import REPO, copy_repo_workspace, init_repo, invoke, status_json, target_of
 from missions.yamlio import atomic_write_text, dump_document, load_document
 
+#: Left out of the edit loop (pytest -m 'not slow'): the README's recipes end to end in a copy.
+pytestmark = pytest.mark.slow
+
+
 #: What a user writes in place of each scaffolded ``TODO``, by YAML key.
 FILLED = {
     "summary": "Twice the square of two is eight: a worked example of adding a mission.\n",

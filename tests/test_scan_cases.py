@@ -42,6 +42,10 @@ from missions.pins import apply_pin, pin_state
 from missions.status import TargetStatus, analyze
 from missions.yamlio import atomic_write_text, dump_document
 
+#: Left out of the edit loop (pytest -m 'not slow'): the whole corpus of cheats and clean layouts.
+pytestmark = pytest.mark.slow
+
+
 CASES = Path(__file__).parent / "fixtures" / "scan_cases"
 
 

@@ -72,6 +72,7 @@ def quick_context() -> Context:
 # ---------------------------------------------------------------- the linked witnesses
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("mission", "target", "module", "statement"), LINKED, ids=IDS)
 def test_every_linked_claim_stands_the_review_its_stamp_certifies(
     mission: str, target: str, module: str | None, statement: str | None
