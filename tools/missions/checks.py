@@ -7,8 +7,8 @@ challenge, in a sandbox) and nanoda (a second, independent kernel). The source s
 fast tier beside them. Each target carries one :class:`Check` per checker, and every part fails
 closed:
 
-- a checker that did not run, ran on another commit, or did not cover the target's modules is
-  ``not run``, never ``passed``;
+- a checker that did not run, ran on another commit (or cannot be matched to one: no git
+  checkout), or did not cover the target's modules is ``not run``, never ``passed``;
 - a kernel checker that ran and failed blocks kernel ``proved`` whether or not it is required;
 - the checkers the project requires (``missions.yaml``, :mod:`missions.settings`) must each
   have ``passed``.
@@ -65,7 +65,8 @@ class KernelEvidence:
     settings: KernelSettings = field(default_factory=KernelSettings)
     records: dict[str, CheckRecord] = field(default_factory=dict)
     comparator: dict[str, ComparatorResult] | None = None
-    #: the commit being checked (records from another commit do not count); None: unknown
+    #: the commit being checked: records from another commit, or from anywhere when this is
+    #: not a git checkout (None), do not count
     head: str | None = None
 
 
@@ -128,7 +129,9 @@ def record_check(
 ) -> Check:
     if record is None:
         return Check("not run", f"no {checker} record")
-    if head is not None and record.workspace_commit != head:
+    if head is None:  # nothing to match the record against: it cannot speak for this tree
+        return Check("not run", f"{checker}'s record cannot be matched: no commit checked out")
+    if record.workspace_commit != head:
         return Check(
             "not run", f"{checker} ran on {record.workspace_commit[:12]}, not on {head[:12]}"
         )
@@ -162,7 +165,9 @@ def comparator_check(
         return Check("not run", f"no Comparator verdict for {mission.id}")
     if result.config != plan.config:
         return Check("not run", "Comparator checked another configuration than today's claims")
-    if head is not None and result.workspace_commit != head:
+    if head is None:
+        return Check("not run", "Comparator's result cannot be matched: no commit checked out")
+    if result.workspace_commit != head:
         ran_on = (result.workspace_commit or "an uncommitted tree")[:12]
         return Check("not run", f"Comparator ran on {ran_on}, not on {head[:12]}")
     if result.accepted:

@@ -287,7 +287,9 @@ def comparator_violations(
                 "Comparator checked another configuration than today's claims "
                 f"({json.dumps(result.config)}); re-run it on this commit"
             )
-        elif head is not None and result.workspace_commit != head:
+        elif head is None:
+            message = "Comparator's verdict cannot be matched to this tree (no commit checked out)"
+        elif result.workspace_commit != head:
             ran_on = (result.workspace_commit or "an uncommitted tree")[:12]
             message = f"Comparator ran on {ran_on}, not on {head[:12]}; re-run it on this commit"
         elif not result.accepted:
