@@ -581,7 +581,9 @@ def pin(
     with _input_errors():
         resolved = _root(root)
         with workspace_lock(resolved):  # the YAML is read only once the lock is held
-            catalog = load_catalog(resolved, use_cache=False)
+            # cached entries are checked against each file's size, mtime and ctime now, under
+            # the lock; what is written is each chosen file's round-trip text, read here too
+            catalog = load_catalog(resolved)
             chosen = catalog.select(ids or [])
             workspace = load_workspace(resolved)
             today = dt.date.today()
@@ -690,7 +692,7 @@ def sync(
         resolved = _root(root)
         evidence = _evidence(resolved, lean, checks)
         with workspace_lock(resolved):  # the YAML is read only once the lock is held
-            catalog = load_catalog(resolved, use_cache=False)
+            catalog = load_catalog(resolved)  # validated by stat under the lock, as in pin
             catalog.select(ids or [])
             analysis = analyze(catalog, load_workspace(resolved), ids)
             stamp: dict[str, object] | None = None
