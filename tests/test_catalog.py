@@ -265,16 +265,40 @@ def _locations(node: Any, prefix: tuple[int | str, ...] = ()) -> Iterator[tuple[
             yield from _locations(value, (*prefix, index))
 
 
-def test_composed_lines_agree_with_the_round_trip_document() -> None:
-    """Messages take their lines from the cheap composed tree; they must be the lines the
-    round-trip document gives, for every location of every bundled mission file."""
-    from missions.yamlio import composed_line_of, fast_compose, line_of, load_document
+#: Layouts the bundled files may not use: flow collections, explicit and multi-line keys,
+#: anchored items, comments between items, a second document.
+_LAYOUTS = [
+    "a: {b: 1,\n    c: [1, 2,\n        3]}\nd:\n  # note\n  - e\n\n  - f: 1\n    g: 2\n",
+    "? long\n  key\n: 1\n? [x]\n: 2\nk: &anchor\n  - 1\n  - 2\nl:\n  - &item z\n  - y\n",
+    "targets:\n- id: a\n  kind: goal\n-   id: b\n    kind: milestone\n---\nother: 1\n",
+    "'quoted key': 1\n\"double\": 2\nplain: |\n  text\n  more\nafter: 3\n",
+]
+
+
+def test_indexed_lines_agree_with_the_round_trip_document(tmp_path: Path) -> None:
+    """Messages take their lines from the index the depth check builds; they must be the
+    lines the round-trip document gives, for every location of every bundled mission file
+    and of layouts those files happen not to use."""
+    from missions.yamlio import check_depth, line_in, line_of, load_document
 
     paths = sorted((REPO / "missions").glob("*.yaml"))
     assert paths
+    for number, text in enumerate(_LAYOUTS):
+        extra = tmp_path / f"layout-{number}.yaml"
+        extra.write_text(text.split("---")[0], encoding="utf-8")
+        paths.append(extra)
     for path in paths:
         text = path.read_text(encoding="utf-8")
-        doc, nodes = load_document(path, text), fast_compose(text)
-        assert nodes is not None
+        doc, lines = load_document(path, text), check_depth(path, text)
+        assert lines is not None
         for loc in _locations(doc):
-            assert composed_line_of(nodes, loc) == line_of(doc, loc), (path.name, loc)
+            assert line_in(lines, loc) == line_of(doc, loc), (path.name, loc)
+
+
+def test_only_the_first_document_is_indexed() -> None:
+    from missions.yamlio import check_depth, line_in
+
+    lines = check_depth(Path("m.yaml"), _LAYOUTS[2])
+    assert lines is not None
+    assert line_in(lines, ("targets", 1, "kind")) == 5
+    assert line_in(lines, ("other",)) == 1  # the second document's key: the root's line

@@ -19,9 +19,8 @@ from missions.yamlio import (
     MAX_DEPTH,
     MAX_EXPANDED_NODES,
     atomic_write_text,
-    composed_line_of,
     dump_document,
-    fast_compose,
+    line_in,
     line_of,
     load_document,
     nesting_line,
@@ -307,7 +306,11 @@ def test_a_line_is_the_containers_own_when_the_key_is_missing(tmp_path: Path) ->
 
 def test_a_key_path_into_a_list_stops_at_the_list() -> None:
     """A name looked up in a list (the file has a list where a mapping belongs) is not there."""
-    assert composed_line_of(fast_compose("x: 1\ny:\n  - a\n  - b\n"), ("y", "id")) == 2
+    text = "x: 1\ny:\n  - a\n  - b\n"
+    lines = yamlio.check_depth(Path("m.yaml"), text)
+    assert lines is not None
+    assert line_in(lines, ("y", "id")) == 2
+    assert line_in(lines, ("y", 1)) == 4
 
 
 def test_recursion_is_reported_at_the_key_that_repeats_the_mapping(tmp_path: Path) -> None:

@@ -30,10 +30,10 @@ from missions.cache import default_cache_dir, read_store, write_store
 from missions.errors import InputError, Problem
 from missions.yamlio import (
     TOO_DEEP,
+    LineIndex,
     check_depth,
-    composed_line_of,
-    fast_compose,
     fast_load,
+    line_in,
     line_of,
     load_document,
     nesting_line,
@@ -259,15 +259,16 @@ class Mission(_Model):
 class MissionFile:
     """A validated mission; its round-trip document is parsed only when needed.
 
-    Reading a catalog uses the fast safe loader; the slower round-trip parse (for line
-    numbers in messages and for rewrites that keep comments) happens on first use of
-    :attr:`doc`.
+    Reading a catalog uses the fast safe loader; the slower round-trip parse (for rewrites
+    that keep comments) happens on first use of :attr:`doc`. Messages find their lines in
+    ``lines``, made by the depth check that reads every file anyway and cached with the
+    mission, so a warm run that reports on every mission parses no YAML.
     """
 
     path: Path
     mission: Mission
     _doc: CommentedMap | None = None
-    _nodes: Any = None
+    lines: LineIndex | None = None
 
     @property
     def doc(self) -> CommentedMap:
@@ -277,12 +278,12 @@ class MissionFile:
 
     def line(self, *loc: int | str) -> int:
         """The line of a location such as ``("targets", 2, "kind")`` (see :func:`line_of`);
-        from the composed node tree unless the round-trip document is already loaded."""
+        from the line index unless the round-trip document is loaded (it may be edited)."""
         if self._doc is None:
-            if self._nodes is None:
-                self._nodes = fast_compose(read_text(self.path)) or False
-            if self._nodes is not False:
-                return composed_line_of(self._nodes, loc)
+            if self.lines is None:
+                self.lines = check_depth(self.path, read_text(self.path)) or {}
+            if self.lines:
+                return line_in(self.lines, loc)
         return line_of(self.doc, loc)
 
     def target_line(self, target_id: str, key: str | None = None) -> int:
@@ -503,7 +504,7 @@ def load_mission_file(path: Path) -> MissionFile:
     parsed again in round-trip mode, which locates every problem on its line.
     """
     text = read_text(path)
-    check_depth(path, text)
+    lines = check_depth(path, text)
     data = fast_load(text)
     fast_problems = structure_problems(path, data) if isinstance(data, dict | list) else []
     if any(p.message == TOO_DEEP for p in fast_problems):
@@ -515,7 +516,7 @@ def load_mission_file(path: Path) -> MissionFile:
         except ValidationError:
             pass
         else:
-            mission_file = MissionFile(path=path, mission=mission)
+            mission_file = MissionFile(path=path, mission=mission, lines=lines)
             problems = check_references(mission_file)
             if problems:
                 raise InputError(problems)
@@ -528,7 +529,7 @@ def load_mission_file(path: Path) -> MissionFile:
             Problem(str(path), line_of(doc, tuple(e["loc"])), _describe(e), "schema")
             for e in exc.errors()
         ) from None
-    mission_file = MissionFile(path=path, mission=mission, _doc=doc)
+    mission_file = MissionFile(path=path, mission=mission, _doc=doc, lines=lines)
     problems = check_references(mission_file)
     if problems:
         raise InputError(problems)
@@ -561,7 +562,7 @@ def mission_paths(root: Path) -> Iterator[Path]:
     yield from entries
 
 
-CATALOG_CACHE_VERSION = "2"
+CATALOG_CACHE_VERSION = "3"
 
 
 def _stat_key(path: Path) -> dict[str, int] | None:
@@ -590,7 +591,10 @@ def _cached_mission_file(path: Path, entry: Any) -> MissionFile | None:
         mission = Mission.model_validate(entry["mission"])
     except (ValidationError, KeyError):
         return None
-    return MissionFile(path=path, mission=mission)
+    lines = entry.get("lines")
+    if not isinstance(lines, dict) or not all(type(v) is int for v in lines.values()):
+        lines = None
+    return MissionFile(path=path, mission=mission, lines=lines)
 
 
 def load_catalog(root: Path, *, use_cache: bool = True) -> Catalog:
@@ -625,6 +629,7 @@ def load_catalog(root: Path, *, use_cache: bool = True) -> Catalog:
             fresh[str(path)] = {
                 **key,
                 "mission": mission_file.mission.model_dump(mode="json", by_alias=True),
+                "lines": mission_file.lines,
             }
         mission_id = mission_file.mission.id
         if mission_id in seen:

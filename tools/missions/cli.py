@@ -535,16 +535,11 @@ def check(
     if as_json:
         _print_json(gate_json(gate))
     else:
-        for violation in gate.violations:
-            out.print(
-                Text(f"{violation.location()}: [{violation.rule}] {violation.message}"),
-                soft_wrap=True,
-            )
-        for warning in gate.warnings:
-            out.print(
-                Text(f"{warning.location()}: warning: [{warning.rule}] {warning.message}"),
-                soft_wrap=True,
-            )
+        # one print: rich's cost is per call, and a large workspace has thousands of lines
+        lines = [f"{v.location()}: [{v.rule}] {v.message}" for v in gate.violations]
+        lines += [f"{w.location()}: warning: [{w.rule}] {w.message}" for w in gate.warnings]
+        if lines:
+            out.print(Text("\n".join(lines)), soft_wrap=True)
         summary = analysis.summary()
         verdict = "ok" if gate.ok else plural(len(gate.violations), "violation")
         if gate.warnings:

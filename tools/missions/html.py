@@ -24,7 +24,7 @@ from xml.etree.ElementTree import Element
 
 from missions.frontier import frontier
 from missions.gate import GateResult
-from missions.history import HistoryEvent, mission_history
+from missions.history import HistoryEvent, mission_histories
 from missions.lean.lexer import CHAR, DOC, HASH, IDENT, MODDOC, NUMBER, STRING, lex
 from missions.render import plural, summary_line
 from missions.report import report_json
@@ -1244,7 +1244,8 @@ def write_dashboard(
 
     emit("style.css", stylesheet())
     emit("index.html", index_page(data, analysis, footer))
+    histories = mission_histories(analysis.root, [m.file.path for m in analysis.missions])
     for entry, mission in zip(data["missions"], analysis.missions, strict=True):
-        events = mission_history(analysis.root, mission.file)
+        events = histories[mission.file.path]
         emit(page_name(entry["id"]), mission_page(entry, mission, events, footer))
     return written

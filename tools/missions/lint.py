@@ -110,7 +110,7 @@ from missions.lean.lexer import DOC, IDENT, MODDOC, NUMBER, STRING, SYMBOL, LexE
 from missions.lean.scan import Decl
 from missions.lean.workspace import Module, Workspace
 from missions.pins import statement_closure
-from missions.roots import read_lean_text
+from missions.roots import MAX_LEAN_BYTES, read_regular
 
 if TYPE_CHECKING:  # the pydantic models: the incremental status imports this module
     from missions.catalog import Mission
@@ -339,6 +339,8 @@ class LintResult:
     findings: list[Finding] = field(default_factory=list)
     #: files with an allow comment (well-formed or not): editing one may change any finding
     allow_files: tuple[str, ...] = ()
+    _index: dict[str, dict[str, list[Finding]]] = field(default_factory=dict, repr=False)
+    _index_key: tuple[int, int] | None = field(default=None, repr=False)
 
     @property
     def failing(self) -> list[Finding]:
@@ -346,10 +348,25 @@ class LintResult:
         return [f for f in self.findings if not f.accepted and f.level == "error"]
 
     def for_mission(self, mission_id: str) -> list[Finding]:
-        return [f for f in self.findings if mission_id in f.missions]
+        return self._by("missions").get(mission_id, [])
 
     def for_statement(self, statement: str) -> list[Finding]:
-        return [f for f in self.findings if statement in f.statements]
+        return self._by("statements").get(statement, [])
+
+    def _by(self, attribute: str) -> dict[str, list[Finding]]:
+        """Findings by mission or statement, in finding order: asked once per target, a
+        scan of every finding would grow with the catalogue squared."""
+        key = (id(self.findings), len(self.findings))  # rebuilt if the list is replaced
+        if self._index_key != key:
+            self._index.clear()
+            self._index_key = key
+        index = self._index.get(attribute)
+        if index is None:
+            index = self._index[attribute] = {}
+            for finding in self.findings:
+                for name in dict.fromkeys(getattr(finding, attribute)):
+                    index.setdefault(name, []).append(finding)
+        return index
 
     def counts(self, findings: Sequence[Finding] | None = None) -> dict[str, int]:
         chosen = self.findings if findings is None else findings
@@ -588,10 +605,6 @@ class _File:
 
     def line(self, offset: int) -> int:
         return bisect.bisect_right(self.line_starts, offset)
-
-
-def _read_file(root: Path, module: Module) -> _File:
-    return _file_of(module.rel(root), read_lean_text(str(module.path)))
 
 
 def _file_of(rel: str, text: str) -> _File:
@@ -1672,7 +1685,7 @@ def lint_missions(
             pending[module.name] -= 1
             if not pending[module.name]:
                 run.forget(module)
-    if use_cache:
+    if use_cache and not run.unstable:
         write_store(cache_path, version, run.fresh)
     kept = [r for r in raw if not (r.standalone and (r.rel, r.decl) in reached)]
     return _finish(kept, reached, allows, malformed, owners)
@@ -1699,7 +1712,8 @@ class _Run:
         }
         self.fresh: dict[str, dict[str, Any]] = {"missions": {}, "modules": {}, "files": {}}
         self._rels: dict[str, str] = {}
-        self._stats: dict[str, list[int]] = {}
+        #: a file changed under the run: its results are not stored
+        self.unstable = False
         self._files: dict[str, _File | None] = {}
         self._decls: dict[str, list[_Decl]] = {}
 
@@ -1708,25 +1722,27 @@ class _Run:
             self._rels[module.name] = module.rel(self.root)
         return self._rels[module.name]
 
-    def stat(self, module: Module) -> list[int]:
-        if module.name not in self._stats:
-            try:
-                info = os.stat(module.path)
-                self._stats[module.name] = [info.st_size, info.st_mtime_ns, info.st_ctime_ns]
-            except OSError:
-                self._stats[module.name] = [-1, -1, -1]
-        return self._stats[module.name]
-
     def key(self, *parts: Any, modules: Iterable[Module]) -> str:
-        files = [[self.rel(m), *self.stat(m)] for m in modules]
+        """An entry's key: the files by content (the hash their scan was made from), so an
+        entry holds wherever the same text is, and a touched file costs nothing."""
+        files = [[self.rel(m), m.sha] for m in modules]
         return hashlib.sha256(json.dumps([LINT_VERSION, *parts, files]).encode()).hexdigest()
 
     def file(self, module: Module) -> _File | None:
+        """The module's text as scanned: a file whose bytes changed since its scan (or that
+        cannot be read now) is linted as empty, and nothing of this run is stored, so no
+        entry is kept under a hash of other text."""
         if module.name not in self._files:
+            found: _File | None = None
             try:
-                self._files[module.name] = _read_file(self.root, module)
+                data = read_regular(str(module.path), MAX_LEAN_BYTES)[0]
+                if module.sha and hashlib.sha256(data).hexdigest() == module.sha:
+                    found = _file_of(module.rel(self.root), data.decode("utf-8"))
             except (OSError, UnicodeDecodeError):
-                self._files[module.name] = None
+                pass
+            if found is None:
+                self.unstable = True
+            self._files[module.name] = found
         return self._files[module.name]
 
     def forget(self, module: Module) -> None:

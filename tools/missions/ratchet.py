@@ -19,14 +19,12 @@ Without git, only losses in the sources are seen; a shallow clone sees only its 
 
 from __future__ import annotations
 
-import subprocess
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from missions.cache import default_cache_dir, read_store, write_store
 from missions.status import Analysis, MissionStatus, TargetStatus
-from missions.yamlio import fast_load
+from missions.versions import committed_versions
 
 #: Where a loss of ``proved`` was seen (besides a commit's short sha).
 IN_SOURCES = "sources"
@@ -64,121 +62,13 @@ class Ledger:
         return any(loss.where == IN_SOURCES for loss in self.losses)
 
 
-def _git(cwd: Path, *args: str, stdin: bytes | None = None) -> bytes | None:
-    try:
-        done = subprocess.run(
-            ["git", *args], cwd=cwd, input=stdin, capture_output=True, check=False, timeout=300
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return done.stdout if done.returncode == 0 else None
-
-
-def _statuses(text: str) -> dict[str, str | None] | None:
-    data = fast_load(text)
-    if not isinstance(data, dict) or not isinstance(data.get("targets"), list):
-        return None
-    statuses: dict[str, str | None] = {}
-    for target in data["targets"]:
-        if isinstance(target, dict) and isinstance(target.get("id"), str):
-            status = target.get("status")
-            statuses[target["id"]] = status if isinstance(status, str) else None
-    return statuses
-
-
 def status_timelines(root: Path, paths: Iterable[Path]) -> dict[Path, Timeline]:
-    """Every committed version of the mission files along HEAD's first-parent line.
-
-    First parents are the branch's own history (a merged pull request counts as one change
-    against the line it was merged into), so versions from side branches never interleave.
-    Three git processes serve all files (``log``, then ``cat-file`` for object ids and for
-    the contents not seen before); the statuses of each blob are cached by its object id,
-    which never changes, so a long history is parsed once. Without git, or outside a
-    repository, every timeline is empty. Versions that do not parse are skipped.
-    """
-    wanted = list(paths)
-    timelines: dict[Path, Timeline] = {path: [] for path in wanted}
-    top_out = _git(root, "rev-parse", "--show-toplevel")
-    if top_out is None or not wanted:
-        return timelines
-    top = Path(top_out.decode().strip()).resolve()
-    by_rel: dict[str, Path] = {}
-    for path in wanted:
-        try:
-            by_rel[path.resolve().relative_to(top).as_posix()] = path
-        except ValueError:
-            continue
-    directories = sorted({rel.rsplit("/", 1)[0] if "/" in rel else "." for rel in by_rel})
-    log = _git(
-        top,
-        "log",
-        "--first-parent",
-        "-m",
-        "--reverse",
-        "--name-only",
-        "--format=%x01%H",
-        "HEAD",
-        "--",
-        *directories,
-    )
-    if log is None:
-        return timelines
-    versions: list[tuple[str, str]] = []  # (commit, rel) in history order
-    commit = ""
-    for line in log.decode("utf-8", "replace").splitlines():
-        if line.startswith("\x01"):
-            commit = line[1:].strip()
-        elif line in by_rel and commit:
-            versions.append((commit, line))
-    if not versions:
-        return timelines
-    request = "".join(f"{c}:{rel}\n" for c, rel in versions).encode()
-    checked = _git(top, "cat-file", "--batch-check", stdin=request)
-    if checked is None:
-        return timelines
-    blobs: list[str | None] = []
-    for line in checked.decode().splitlines():
-        fields = line.split()
-        blobs.append(fields[0] if len(fields) == 3 and fields[1] == "blob" else None)
-    if len(blobs) != len(versions):
-        return timelines
-    store_path = default_cache_dir(root) / "ratchet-versions.json"
-    known = read_store(store_path, TIMELINE_CACHE_VERSION)
-    unseen = sorted({b for b in blobs if b is not None and b not in known})
-    if unseen:
-        known.update(_read_blobs(top, unseen))
-        write_store(store_path, TIMELINE_CACHE_VERSION, known)
-    for (sha, rel), blob in zip(versions, blobs, strict=True):
-        statuses = known.get(blob) if blob is not None else None
-        if isinstance(statuses, dict):
-            timelines[by_rel[rel]].append((sha, statuses))
-    return timelines
-
-
-TIMELINE_CACHE_VERSION = "1"
-
-
-def _read_blobs(top: Path, blobs: list[str]) -> dict[str, dict[str, str | None] | None]:
-    """Statuses per target of each blob (None: not a mission document)."""
-    out = _git(top, "cat-file", "--batch", stdin="".join(f"{b}\n" for b in blobs).encode())
-    found: dict[str, dict[str, str | None] | None] = {}
-    if out is None:
-        return found
-    position = 0
-    for blob in blobs:
-        end = out.index(b"\n", position)
-        header = out[position:end].split()
-        position = end + 1
-        if len(header) != 3:
-            continue
-        size = int(header[2])
-        data = out[position : position + size]
-        position += size + 1
-        try:
-            found[blob] = _statuses(data.decode("utf-8"))
-        except UnicodeDecodeError:
-            found[blob] = None
-    return found
+    """Every committed version of the mission files that lists targets, along HEAD's
+    first-parent line (:func:`missions.versions.committed_versions`)."""
+    return {
+        path: [(v.commit.sha, v.statuses) for v in versions if v.statuses is not None]
+        for path, versions in committed_versions(root, paths).items()
+    }
 
 
 def ledgers(

@@ -26,8 +26,10 @@ from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.events import (
+    AliasEvent,
     MappingEndEvent,
     MappingStartEvent,
+    ScalarEvent,
     SequenceEndEvent,
     SequenceStartEvent,
 )
@@ -99,33 +101,11 @@ def line_of(doc: Any, loc: tuple[int | str, ...]) -> int:
 def fast_compose(text: str) -> Any:
     """The YAML node tree (with source marks) from the safe, C-accelerated composer, or
     ``None`` when it cannot be composed. Ten times cheaper than a round-trip load when
-    only line numbers are wanted (see :func:`composed_line_of`)."""
+    only the node tree is wanted (see :func:`unbuildable_node`)."""
     try:
         return YAML(typ="safe", pure=False).compose(text)
     except Exception:  # hostile input may break the composer in any way: no tree
         return None
-
-
-def composed_line_of(node: Any, loc: tuple[int | str, ...]) -> int:
-    """:func:`line_of` over a composed node tree: the line of the deepest key or item of
-    ``loc`` that exists (a key's own line, a sequence item's first line)."""
-    line: int = node.start_mark.line + 1
-    for part in loc:
-        child = None
-        if isinstance(node, MappingNode) and isinstance(part, str):
-            for key, value in node.value:
-                if isinstance(key, ScalarNode) and key.value == part:
-                    line, child = key.start_mark.line + 1, value
-                    break
-        elif (
-            isinstance(node, SequenceNode) and isinstance(part, int) and 0 <= part < len(node.value)
-        ):
-            child = node.value[part]
-            line = child.start_mark.line + 1
-        if child is None:
-            break
-        node = child
-    return line
 
 
 def fast_load(text: str) -> Any:
@@ -290,29 +270,96 @@ def nesting_line(text: str) -> int:
     return 1
 
 
-def check_depth(path: Path, text: str) -> None:
-    """Refuse text nested deeper than :data:`MAX_DEPTH` before any document is built.
+#: The line of every mapping key and sequence item of a document, by location (see
+#: :func:`line_in`): what messages need, kept with a cached mission instead of its text.
+LineIndex = dict[str, int]
+_NODE_EVENTS = (ScalarEvent, AliasEvent, MappingStartEvent, SequenceStartEvent)
+
+
+def _piece(part: int | str) -> str:
+    return f"k{part}" if isinstance(part, str) else f"i{part}"
+
+
+def check_depth(path: Path, text: str) -> LineIndex | None:
+    """Refuse text nested deeper than :data:`MAX_DEPTH` before any document is built; return
+    the first document's :data:`LineIndex` (None for YAML the parser rejects).
 
     Building one recurses once per level (the composer, the constructors, pydantic), so a
     small file nested 50,000 deep overflows the C stack: a segmentation fault, not an error.
     The parser's event stream is produced without recursion, so counting its start and end
-    events bounds the depth first. A syntax error is left to the loaders, which locate it.
+    events bounds the depth first, and the same events place every key and item, so a
+    message's line never needs the document parsed again. A syntax error is left to the
+    loaders, which locate it. An item that is an alias has its anchor's line, as in the
+    composed tree; what lies below an alias, or below a key that is not a scalar, is not
+    indexed (its lookups stop at the alias or the mapping).
     """
-    depth = 0
+    lines: LineIndex = {}
+    anchors: dict[str, int] = {}
+    # per open collection: [its index key or None, is a mapping, next is a key / next item
+    # number, index key of the mapping's current value]
+    stack: list[list[Any]] = []
     opener = 0  # line of the event before the current one: the key or bracket that opens it
     try:
         for event in YAML(typ="safe", pure=False).parse(text):
-            if isinstance(event, MappingStartEvent | SequenceStartEvent):
-                depth += 1
-                if depth > MAX_DEPTH:
-                    raise InputError.single(path, opener + 1, TOO_DEEP, "yaml")
-            elif isinstance(event, MappingEndEvent | SequenceEndEvent):
-                depth -= 1
+            if isinstance(event, MappingEndEvent | SequenceEndEvent):
+                stack.pop()
+            elif isinstance(event, _NODE_EVENTS):
+                line = event.start_mark.line + 1
+                key: str | None = None
+                if not stack:
+                    if "" not in lines:  # the first document's root
+                        key = ""
+                        lines[key] = line
+                else:
+                    frame = stack[-1]
+                    prefix = frame[0]
+                    if frame[1] and frame[2]:  # a mapping key
+                        frame[2] = False
+                        frame[3] = None
+                        if prefix is not None and isinstance(event, ScalarEvent):
+                            frame[3] = f"{prefix}\0k{event.value}" if prefix else f"k{event.value}"
+                            lines.setdefault(frame[3], line)
+                    elif frame[1]:  # its value
+                        frame[2] = True
+                        key = frame[3]
+                    else:
+                        number = frame[2]
+                        frame[2] += 1
+                        if prefix is not None:
+                            key = f"{prefix}\0i{number}" if prefix else f"i{number}"
+                            if isinstance(event, AliasEvent):
+                                lines[key] = anchors.get(event.anchor, line)
+                            else:
+                                lines[key] = line
+                if isinstance(event, AliasEvent):
+                    key = None
+                elif event.anchor is not None:
+                    anchors[event.anchor] = line
+                if isinstance(event, MappingStartEvent | SequenceStartEvent):
+                    if len(stack) >= MAX_DEPTH:
+                        raise InputError.single(path, opener + 1, TOO_DEEP, "yaml")
+                    is_map = isinstance(event, MappingStartEvent)
+                    stack.append([key, is_map, True if is_map else 0, None])
             opener = event.start_mark.line
     except InputError:
         raise
     except Exception:  # malformed YAML: the loaders report it on its line
-        return
+        return None
+    return lines
+
+
+def line_in(lines: LineIndex, loc: tuple[int | str, ...]) -> int:
+    """:func:`line_of` over a :data:`LineIndex`: the line of the deepest key or item of
+    ``loc`` that exists (a key's own line, a sequence item's first line)."""
+    line = lines.get("", 1)
+    key = ""
+    for part in loc:
+        key = f"{key}\0{_piece(part)}" if key else _piece(part)
+        found = lines.get(key)
+        if found is None:
+            break
+        line = found
+    return line
 
 
 def read_text(path: Path) -> str:

@@ -1,0 +1,184 @@
+"""The committed versions of mission files along HEAD's first-parent line.
+
+The regression ratchet (:mod:`missions.ratchet`) and the dashboard's history
+(:mod:`missions.history`) both read every committed version of every mission file. Asked
+file by file, that is one ``git log`` per mission and a tree walk per version, which grows
+with the catalogue squared (every tree lookup parses the whole ``missions/`` directory).
+Here three git processes serve all files: ``log`` (commits and the files each changed),
+``cat-file --batch-check`` (the blob of each version) and ``cat-file --batch`` (contents not
+seen before). What a blob says is cached by its object id, which never changes, so a long
+history is parsed once.
+
+First parents are the branch's own history (a merged pull request counts as one change
+against the line it was merged into), so versions from side branches never interleave.
+Without git, or outside a repository, there are no versions. A version that is not a YAML
+mapping is skipped.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import subprocess
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from missions.cache import default_cache_dir, read_store, write_store
+from missions.yamlio import fast_load
+
+#: What the cache holds per blob changes with this.
+CACHE_VERSION = "2"
+CACHE_FILE = "ratchet-versions.json"
+
+
+@dataclass(frozen=True)
+class Commit:
+    sha: str
+    author: str
+    date: dt.datetime
+    summary: str
+
+
+@dataclass(frozen=True)
+class Version:
+    """One committed mission file: its statement pin and, when it lists targets, the status
+    it records per target (None where a target records none)."""
+
+    commit: Commit
+    pin: str | None
+    statuses: dict[str, str | None] | None
+
+
+def _git(cwd: Path, *args: str, stdin: bytes | None = None) -> bytes | None:
+    try:
+        done = subprocess.run(
+            ["git", *args], cwd=cwd, input=stdin, capture_output=True, check=False, timeout=300
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout if done.returncode == 0 else None
+
+
+def read_version(text: str) -> list[object] | None:
+    """``[pin, statuses]`` of one mission document (the cached form), None if no mapping."""
+    data = fast_load(text)
+    if not isinstance(data, dict):
+        return None
+    lean = data.get("lean")
+    pin = lean.get("statement_pin") if isinstance(lean, dict) else None
+    statuses: dict[str, str | None] | None = None
+    if isinstance(data.get("targets"), list):
+        statuses = {}
+        for target in data["targets"]:
+            if isinstance(target, dict) and isinstance(target.get("id"), str):
+                status = target.get("status")
+                statuses[target["id"]] = status if isinstance(status, str) else None
+    return [pin if isinstance(pin, str) else None, statuses]
+
+
+def _cached(entry: object) -> tuple[str | None, dict[str, str | None] | None] | None:
+    """A cache entry as it must be, else None (a damaged entry is read again)."""
+    if not isinstance(entry, list) or len(entry) != 2:
+        return None
+    pin, statuses = entry
+    if pin is not None and not isinstance(pin, str):
+        return None
+    if statuses is not None and not (
+        isinstance(statuses, dict)
+        and all(v is None or isinstance(v, str) for v in statuses.values())
+    ):
+        return None
+    return pin, statuses
+
+
+def committed_versions(root: Path, paths: Iterable[Path]) -> dict[Path, list[Version]]:
+    """Every committed version of each of ``paths``, oldest first."""
+    wanted = list(paths)
+    found: dict[Path, list[Version]] = {path: [] for path in wanted}
+    top_out = _git(root, "rev-parse", "--show-toplevel")
+    if top_out is None or not wanted:
+        return found
+    top = Path(top_out.decode().strip()).resolve()
+    by_rel: dict[str, Path] = {}
+    for path in wanted:
+        try:
+            by_rel[path.resolve().relative_to(top).as_posix()] = path
+        except ValueError:
+            continue
+    directories = sorted({rel.rsplit("/", 1)[0] if "/" in rel else "." for rel in by_rel})
+    log = _git(
+        top,
+        "log",
+        "--first-parent",
+        "-m",
+        "--reverse",
+        "--name-only",
+        "--format=%x01%H%x00%an%x00%cI%x00%s",
+        "HEAD",
+        "--",
+        *directories,
+    )
+    if log is None:
+        return found
+    versions: list[tuple[Commit, str]] = []  # in history order
+    commit: Commit | None = None
+    for line in log.decode("utf-8", "replace").splitlines():
+        if line.startswith("\x01"):
+            fields = line[1:].split("\x00")
+            try:
+                date = dt.datetime.fromisoformat(fields[2])
+            except (IndexError, ValueError):
+                commit = None
+                continue
+            summary = fields[3] if len(fields) > 3 else ""
+            commit = Commit(fields[0].strip(), fields[1], date, summary)
+        elif line in by_rel and commit is not None:
+            versions.append((commit, line))
+    if not versions:
+        return found
+    request = "".join(f"{c.sha}:{rel}\n" for c, rel in versions).encode()
+    checked = _git(top, "cat-file", "--batch-check", stdin=request)
+    if checked is None:
+        return found
+    blobs: list[str | None] = []
+    for line in checked.decode().splitlines():
+        fields = line.split()
+        blobs.append(fields[0] if len(fields) == 3 and fields[1] == "blob" else None)
+    if len(blobs) != len(versions):
+        return found
+    store_path = default_cache_dir(root) / CACHE_FILE
+    stored = read_store(store_path, CACHE_VERSION)
+    known = {b: e for b, e in stored.items() if e is None or _cached(e) is not None}
+    unseen = sorted({b for b in blobs if b is not None and b not in known})
+    if unseen:
+        known.update(_read_blobs(top, unseen))
+    if known != stored:
+        write_store(store_path, CACHE_VERSION, known)
+    for (commit, rel), blob in zip(versions, blobs, strict=True):
+        parsed = _cached(known.get(blob)) if blob is not None else None
+        if parsed is not None:
+            found[by_rel[rel]].append(Version(commit, *parsed))
+    return found
+
+
+def _read_blobs(top: Path, blobs: list[str]) -> dict[str, list[object] | None]:
+    """What each blob says (None: not a mission document)."""
+    out = _git(top, "cat-file", "--batch", stdin="".join(f"{b}\n" for b in blobs).encode())
+    found: dict[str, list[object] | None] = {}
+    if out is None:
+        return found
+    position = 0
+    for blob in blobs:
+        end = out.index(b"\n", position)
+        header = out[position:end].split()
+        position = end + 1
+        if len(header) != 3:
+            continue
+        size = int(header[2])
+        data = out[position : position + size]
+        position += size + 1
+        try:
+            found[blob] = read_version(data.decode("utf-8"))
+        except UnicodeDecodeError:
+            found[blob] = None
+    return found
