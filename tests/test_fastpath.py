@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from conftest import link_witnesses
+from conftest import copy_repo_workspace, link_witnesses
 from missions import fastpath
 from missions.cli import app
 from missions.render import evidence_line, summary_line
@@ -124,8 +124,33 @@ def test_options_it_does_not_know_fall_through(
 ) -> None:
     full_status(repo, "--json")
     assert fast_status(repo, capsys, "--json", "--no-cache") is None
-    assert fast_status(repo, capsys, "--json", "demo") is None  # another key
+    assert fast_status(repo, capsys, "--json", "no-such-mission") is None  # the CLI says so
     assert fastpath.try_status(["check", "--root", str(repo)]) is False
+
+
+def test_one_mission_is_answered_from_the_whole_workspace_exactly_as_alone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``status ID`` comes from the stored (or incrementally patched) answer for every
+    mission; it must print what the full command prints for that mission alone, lint
+    counts and summary included, before and after an edit the incremental path answers."""
+    root = copy_repo_workspace(tmp_path)
+    ids = sorted(p.stem for p in (root / "missions").glob("*.yaml"))
+    assert len(ids) > 1
+    for edit in (False, True):
+        if edit:  # a proof file touched: answered incrementally, then filtered
+            proofs = sorted(root.rglob("Proofs.lean"))[0]
+            proofs.write_text(proofs.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+        else:
+            full_status(root, "--json")
+        for mission_id in ids:
+            served = fast_status(root, capsys, "--json", mission_id)
+            assert served is not None, mission_id
+            assert served == full_status(root, "--json", "--no-cache", mission_id), mission_id
+    assert fast_status(root, capsys, "--json", ids[0], ids[1]) is None  # lint totals overlap
+    assert fast_status(root, capsys, "--json", ids[0]) is not None  # full runs with IDs
+    full_status(root, "--json", ids[0])  # never evict the whole workspace's answer
+    assert fast_status(root, capsys, "--json", ids[1]) is not None
 
 
 def test_the_table_is_rendered_from_the_stored_answer(

@@ -18,7 +18,7 @@ from conftest import LAKEFILE, MISSION_YAML, init_repo, line_of, write_files
 from missions.catalog import load_catalog
 from missions.cli import app
 from missions.lean.workspace import load_workspace
-from missions.lint import RULES, LintResult, lint_missions
+from missions.lint import RULES, Finding, LintResult, lint_missions
 
 HEADER = "import Mathlib\n\n/-! Test module. -/\n\nnamespace Formal.T\n\n"
 FOOTER = "\nend Formal.T\n"
@@ -553,3 +553,26 @@ def test_inert_declarations(lean: str, inert: bool) -> None:
 
     text = f"import Mathlib\n\n{lean}\n"
     assert lint_inert("F.lean", text, scan_source(text).decls) is inert
+
+
+def test_a_missions_findings_do_not_depend_on_which_missions_are_linted_with_it(
+    tmp_path: Path,
+) -> None:
+    """A declaration in a shared file that another mission's statement reaches is linted
+    there, with that statement's hypotheses in scope: linting one mission alone must drop
+    and name it exactly as the whole catalogue's lint does."""
+    from conftest import copy_repo_workspace
+
+    root = copy_repo_workspace(tmp_path)
+    catalog = load_catalog(root)
+    workspace = load_workspace(root)
+    everyone = [m.mission for m in catalog.files]
+    whole = lint_missions(root, workspace, everyone, use_cache=False)
+
+    def seen(findings: list[Finding]) -> list[tuple[str, int, str, str, bool]]:
+        return sorted((f.path, f.line, f.rule, f.message, f.accepted) for f in findings)
+
+    for mission in everyone:
+        alone = lint_missions(root, workspace, [mission], catalog=everyone, use_cache=False)
+        assert seen(alone.for_mission(mission.id)) == seen(whole.for_mission(mission.id))
+        assert alone.counts() == whole.counts(whole.for_mission(mission.id)), mission.id

@@ -19,6 +19,7 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
+from rich.control import strip_control_codes
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
@@ -285,6 +286,13 @@ def _progress() -> Progress:
     )
 
 
+def _write_plain(lines: list[str]) -> None:
+    """Unstyled whole lines in one write, control codes stripped as rich strips them: rich
+    lays out every line it prints, seconds for the thousands a large workspace reports."""
+    if lines:
+        out.file.write(strip_control_codes("\n".join(lines)) + "\n")
+
+
 def _print_json(data: Any) -> None:
     sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n")
 
@@ -342,7 +350,7 @@ def status(
     with _input_errors():
         resolved = _root(root)
         try:
-            key: str | None = fastpath.fingerprint(resolved, ids or [])
+            key: str | None = fastpath.fingerprint(resolved, [])
         except OSError:  # an unreadable input: the full command reports it below
             key = None
         inputs = incremental.global_inputs(str(resolved))
@@ -350,7 +358,7 @@ def status(
         catalog, workspace = _load(resolved, ids, no_cache)
         # the lint and the analysis are independent: side by side on two cores
         chosen = [m.mission for m in catalog.select(ids or [])]
-        lint = lint_in_background(resolved, workspace, chosen)
+        lint = lint_in_background(resolved, workspace, chosen, catalog.missions)
         analysis = analyze(catalog, workspace, ids)
         if lean:
             _kernel(analysis, evidence)
@@ -365,10 +373,10 @@ def status(
     # incremental path keeps them to patch the next answer
     texts = [incremental.mission_text(m) for m in data["missions"]]
     text = incremental.assemble({k: v for k, v in data.items() if k != "missions"}, texts)
-    if key is not None and not no_cache and not lean:
+    if key is not None and not no_cache and not lean and not ids:
+        # the one stored answer is the whole workspace's: `status ID` is answered from it
         fastpath.store(resolved, key, text)
-        if not ids:
-            incremental.remember(analysis, data, inputs, texts, linted)
+        incremental.remember(analysis, data, inputs, texts, linted)
     if as_json:
         sys.stdout.write(text)
         return
@@ -400,9 +408,12 @@ def lint_command(
     `-- lint: allow RULE because REASON` on its line or the line above."""
     with _input_errors():
         resolved = _root(root)
-        chosen = load_catalog(resolved).select(ids or [])
+        catalog = load_catalog(resolved)
+        chosen = catalog.select(ids or [])
         workspace = load_workspace(resolved)
-    result = lint_missions(resolved, workspace, [m.mission for m in chosen])
+    result = lint_missions(
+        resolved, workspace, [m.mission for m in chosen], catalog=catalog.missions
+    )
     if as_json:
         _print_json(
             {
@@ -535,11 +546,9 @@ def check(
     if as_json:
         _print_json(gate_json(gate))
     else:
-        # one print: rich's cost is per call, and a large workspace has thousands of lines
         lines = [f"{v.location()}: [{v.rule}] {v.message}" for v in gate.violations]
         lines += [f"{w.location()}: warning: [{w.rule}] {w.message}" for w in gate.warnings]
-        if lines:
-            out.print(Text("\n".join(lines)), soft_wrap=True)
+        _write_plain(lines)
         summary = analysis.summary()
         verdict = "ok" if gate.ok else plural(len(gate.violations), "violation")
         if gate.warnings:

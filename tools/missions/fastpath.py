@@ -86,6 +86,27 @@ def lookup(root: str | os.PathLike[str], key: str) -> bytes | None:
     return text if stored == key.encode() else None
 
 
+def one_mission(whole: bytes, mission_id: str) -> bytes | None:
+    """``status ID --json`` from the whole workspace's answer, or None for an unknown id.
+
+    A mission's entry does not depend on which others are analysed with it, and with one
+    mission chosen, the lint total is that mission's own count.
+    """
+    import json
+
+    from missions.incremental import assemble, mission_text
+    from missions.status import summary_of
+
+    data = json.loads(whole.decode())
+    entry = next((m for m in data["missions"] if m["id"] == mission_id), None)
+    if entry is None:
+        return None  # the full command says so, with a suggestion
+    fields = {"root": data["root"], "evidence": data["evidence"], "summary": summary_of([entry])}
+    if "lint" in data:
+        fields["lint"] = entry["lint"]
+    return assemble(fields, [mission_text(entry)]).encode()
+
+
 def _parse(argv: list[str]) -> tuple[str | None, list[str], bool, bool] | None:
     """(root, ids, json, why) for a plain ``status`` invocation, else None."""
     if not argv or argv[0] != "status":
@@ -134,19 +155,22 @@ def try_status(argv: list[str]) -> bool:
     except OSError:
         return False
     data = lookup(root, key)
-    if data is None and not ids:
-        from missions.incremental import status_text
+    if data is None and len(ids) <= 1:
+        whole = data if not ids else lookup(root, fingerprint(root, [], stats))
+        if whole is None:
+            from missions.incremental import status_text
 
-        try:
-            fresh = status_text(root, libraries, stats)
-        except Exception:  # an optimization must never fail the command: take the full path
-            if os.environ.get("MISSIONS_DEBUG"):
-                raise
-            return False
-        if fresh is None:
-            return False
-        store(root, key, fresh)
-        data = fresh.encode()
+            try:
+                fresh = status_text(root, libraries, stats)
+            except Exception:  # an optimization must never fail the command: take the full path
+                if os.environ.get("MISSIONS_DEBUG"):
+                    raise
+                return False
+            if fresh is None:
+                return False
+            store(root, key if not ids else fingerprint(root, [], stats), fresh)
+            whole = fresh.encode()
+        data = whole if not ids else one_mission(whole, ids[0])
     if data is None:
         return False
     if as_json:

@@ -382,7 +382,10 @@ def standing_status(analysis: Analysis, status: TargetStatus) -> str:
 def _lint_violations(analysis: Analysis, result: GateResult) -> list[Violation]:
     """Unaccepted lint findings of the statement closures, one violation per mission."""
     result.lint = lint_missions(
-        analysis.root, analysis.workspace, [m.file.mission for m in analysis.missions]
+        analysis.root,
+        analysis.workspace,
+        [m.file.mission for m in analysis.missions],
+        catalog=analysis.catalog,
     )
     return [
         Violation("lint", f"{f.rule}: {f.message}", f.path, f.line, mission)

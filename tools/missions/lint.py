@@ -1639,14 +1639,25 @@ class _Unused:
 
 # ------------------------------------------------------------------------- driver
 def lint_missions(
-    root: Path, workspace: Workspace, missions: Sequence[Mission], *, use_cache: bool = True
+    root: Path,
+    workspace: Workspace,
+    missions: Sequence[Mission],
+    *,
+    catalog: Sequence[Mission] = (),
+    use_cache: bool = True,
 ) -> LintResult:
     """Lint the statement closure of every mission and apply the allow comments.
 
+    A declaration's own findings are dropped where a target statement reaches it (that
+    statement's findings, with its hypotheses in scope, stand instead), and name the
+    statements that reach it. The statements of every mission of ``catalog`` that shares a
+    file with ``missions`` count for both, so a mission's findings are the same whichever
+    missions are linted with it.
+
     Results are cached (outside the repository, like scans): guard findings per mission,
-    keyed by its target statements and the size and modification time of every file of its
-    statement closure; local findings per module, keyed likewise by its import closure; allow
-    comments per file. An edit re-lints only what can see the edited file."""
+    keyed by its target statements and the content of every file of its statement closure;
+    local findings per module, keyed likewise by its import closure; allow comments per
+    file. An edit re-lints only what can see the edited file."""
     cache_path = default_cache_dir(root) / CACHE_FILE
     version = _cache_version()
     store = read_store(cache_path, version) if use_cache else {}
@@ -1664,6 +1675,14 @@ def lint_missions(
             pending[module.name] = pending.get(module.name, 0) + 1
     raw: list[_Raw] = []
     reached: dict[tuple[str, str], set[str]] = {}
+    chosen = {mission.id for mission in missions}
+    for other in catalog:  # the neighbours: what their statements reach, nothing else
+        if other.id in chosen or other.lean.statements_module not in workspace.modules:
+            continue
+        closure = [workspace.modules[n] for n in statement_closure(workspace, other)]
+        if any(module.name in pending for module in closure):
+            for rel, name, roots in run.mission(other, closure)["reached"]:
+                reached.setdefault((rel, name), set()).update(roots)
     allows: dict[str, list[_Allow]] = {}
     malformed: dict[str, list[Finding]] = {}
     for mission, closure in closures:
@@ -1881,7 +1900,7 @@ def _allow_for(allows: list[_Allow], line: int, rule: str) -> _Allow | None:
 
 
 def lint_in_background(
-    root: Path, workspace: Workspace, missions: Sequence[Mission]
+    root: Path, workspace: Workspace, missions: Sequence[Mission], catalog: Sequence[Mission]
 ) -> Callable[[], LintResult]:
     """Start :func:`lint_missions` in a forked process and return what waits for it.
 
@@ -1892,19 +1911,19 @@ def lint_in_background(
     """
     fork = getattr(os, "fork", None)
     if fork is None:
-        return lambda: lint_missions(root, workspace, missions)
+        return lambda: lint_missions(root, workspace, missions, catalog=catalog)
     read, write = os.pipe()
     try:
         pid = fork()
     except OSError:
         os.close(read)
         os.close(write)
-        return lambda: lint_missions(root, workspace, missions)
+        return lambda: lint_missions(root, workspace, missions, catalog=catalog)
     if pid == 0:  # the child: lint, send the result, and leave without running any cleanup
         code = 1
         try:
             os.close(read)
-            data = pickle.dumps(lint_missions(root, workspace, missions))
+            data = pickle.dumps(lint_missions(root, workspace, missions, catalog=catalog))
             with os.fdopen(write, "wb") as pipe:
                 pipe.write(data)
             code = 0
@@ -1917,7 +1936,7 @@ def lint_in_background(
             data = pipe.read()
         _, status = os.waitpid(pid, 0)
         if status != 0 or not data:
-            return lint_missions(root, workspace, missions)
+            return lint_missions(root, workspace, missions, catalog=catalog)
         found: LintResult = pickle.loads(data)
         return found
 

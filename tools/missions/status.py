@@ -26,7 +26,7 @@ from missions.roots import default_builds
 from missions.toolchain import pin_checks
 
 if TYPE_CHECKING:  # the pydantic models: the incremental status runs without importing them
-    from missions.catalog import Catalog, Evidence, MissionFile, Status, Target
+    from missions.catalog import Catalog, Evidence, Mission, MissionFile, Status, Target
     from missions.verdicts import Check
 
 STANDARD_AXIOMS = ("propext", "Classical.choice", "Quot.sound")
@@ -120,6 +120,8 @@ class Analysis:
     missions: list[MissionStatus]
     #: the analysis' walks and scopes, for questions asked after it (see :func:`targets_used`)
     memo: AnalysisMemo
+    #: every mission of the catalog, chosen or not (the lint reads its neighbours' reach)
+    catalog: list[Mission] = field(default_factory=list)
 
     def summary(self) -> dict[str, int]:
         counts = {"missions": len(self.missions), "targets": 0, "proved": 0, "stated": 0}
@@ -860,4 +862,10 @@ def analyze(catalog: Catalog, workspace: Workspace, ids: list[str] | None = None
             for target in mission_file.mission.targets
         ]
         missions.append(MissionStatus(mission_file, pin, statuses))
-    return Analysis(root=catalog.root, workspace=workspace, missions=missions, memo=context)
+    return Analysis(
+        root=catalog.root,
+        workspace=workspace,
+        missions=missions,
+        memo=context,
+        catalog=catalog.missions,
+    )
