@@ -111,9 +111,11 @@ def test_an_unreadable_tree_is_left_to_the_full_command(
 def test_an_answer_for_some_missions_is_served_from_the_store(
     repo: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Only the stored answer can serve a command naming missions (the incremental path
-    recomputes whole trees)."""
+    """A command naming one mission is served from the whole workspace's answer, never
+    from nothing: before any whole answer or incremental state exists, the full command runs."""
     slow = full_status(repo, "--json", "demo")
+    assert fast_status(repo, capsys, "--json", "demo") is None
+    full_status(repo, "--json")
     assert fast_status(repo, capsys, "--json", "demo") == slow
 
 
