@@ -11,7 +11,7 @@ import datetime as dt
 import difflib
 import os
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -306,12 +306,7 @@ class Catalog:
         for mission_file in self.files:
             if mission_file.mission.id == mission_id:
                 return mission_file
-        known = [f.mission.id for f in self.files]
-        hint = difflib.get_close_matches(mission_id, known, n=1)
-        suggestion = f" (did you mean {hint[0]!r}?)" if hint else ""
-        raise InputError.single(
-            self.root / "missions", 1, f"unknown mission {mission_id!r}{suggestion}"
-        )
+        raise unknown_mission(self.root, mission_id, [f.mission.id for f in self.files])
 
     def select(self, ids: Iterable[str]) -> list[MissionFile]:
         wanted = list(ids)
@@ -327,6 +322,12 @@ class Catalog:
         if problems:
             raise InputError(problems)
         return chosen
+
+
+def unknown_mission(root: Path, mission_id: str, known: Iterable[str]) -> InputError:
+    hint = difflib.get_close_matches(mission_id, list(known), n=1)
+    suggestion = f" (did you mean {hint[0]!r}?)" if hint else ""
+    return InputError.single(root / "missions", 1, f"unknown mission {mission_id!r}{suggestion}")
 
 
 def _allowed_fields(model: type[BaseModel], loc: tuple[int | str, ...]) -> list[str]:
@@ -597,11 +598,15 @@ def _cached_mission_file(path: Path, entry: Any) -> MissionFile | None:
     return MissionFile(path=path, mission=mission, lines=lines)
 
 
-def load_catalog(root: Path, *, use_cache: bool = True) -> Catalog:
+def load_catalog(
+    root: Path, *, use_cache: bool = True, only: Sequence[str] | None = None
+) -> Catalog:
     """Load every mission under ``root/missions``; raise with all problems if any.
 
     Valid files are cached by size and modification time, so a warm run parses no YAML.
     The workspace's own witness modules become importable (``missions.witnesses``).
+    ``only``: load just these missions (a mission's id is its file name, so the others are
+    never read), for commands that act on the missions they are given.
     """
     from missions.witnesses import add_workspace
 
@@ -610,9 +615,21 @@ def load_catalog(root: Path, *, use_cache: bool = True) -> Catalog:
     problems: list[Problem] = []
     seen: dict[str, Path] = {}
     store = default_cache_dir(root) / "catalog.json"
+    # a few chosen files parse faster than the whole catalogue's cache reads
+    use_cache = use_cache and not only
     cached = read_store(store, CATALOG_CACHE_VERSION) if use_cache else {}
     fresh: dict[str, Any] = {}
-    for path in mission_paths(root):
+    paths = list(mission_paths(root))
+    if only:
+        stems = {p.stem for p in paths}
+        missing = [i for i in only if i not in stems]
+        if missing:
+            raise InputError(
+                p for i in missing for p in unknown_mission(root, i, sorted(stems)).problems
+            )
+        chosen = set(only)
+        paths = [p for p in paths if p.stem in chosen]
+    for path in paths:
         mission_file = _cached_mission_file(path, cached.get(str(path)))
         if mission_file is not None:
             reference_problems = check_references(mission_file)

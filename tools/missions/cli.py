@@ -45,7 +45,12 @@ from missions.kernel import (
 )
 from missions.lean.lake import Diagnostic, Job, group_diagnostics, lake_executable, stream_build
 from missions.lean.premises import workspace_hypotheses
-from missions.lean.workspace import Workspace, load_workspace, start_loading
+from missions.lean.workspace import (
+    Workspace,
+    load_import_closure,
+    load_workspace,
+    start_loading,
+)
 from missions.lint import Finding as LintFinding
 from missions.lint import lint_in_background, lint_missions
 from missions.pins import (
@@ -587,9 +592,12 @@ def pin(
         with workspace_lock(resolved):  # the YAML is read only once the lock is held
             # cached entries are checked against each file's size, mtime and ctime now, under
             # the lock; what is written is each chosen file's round-trip text, read here too
-            catalog = load_catalog(resolved)
+            # only the chosen missions' files and their statement closures are read
+            catalog = load_catalog(resolved, only=ids)
             chosen = catalog.select(ids or [])
-            workspace = load_workspace(resolved)
+            workspace = load_import_closure(
+                resolved, [m.mission.lean.statements_module for m in chosen]
+            )
             today = dt.date.today()
             plans = []
             for mission_file in chosen:

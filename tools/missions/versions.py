@@ -18,12 +18,12 @@ mapping is skipped.
 from __future__ import annotations
 
 import datetime as dt
-import subprocess
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from missions.cache import default_cache_dir, read_store, write_store
+from missions.gitinfo import run_git
 from missions.yamlio import fast_load
 
 #: What the cache holds per blob changes with this.
@@ -47,16 +47,6 @@ class Version:
     commit: Commit
     pin: str | None
     statuses: dict[str, str | None] | None
-
-
-def _git(cwd: Path, *args: str, stdin: bytes | None = None) -> bytes | None:
-    try:
-        done = subprocess.run(
-            ["git", *args], cwd=cwd, input=stdin, capture_output=True, check=False, timeout=300
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return done.stdout if done.returncode == 0 else None
 
 
 def read_version(text: str) -> list[object] | None:
@@ -95,7 +85,7 @@ def committed_versions(root: Path, paths: Iterable[Path]) -> dict[Path, list[Ver
     """Every committed version of each of ``paths``, oldest first."""
     wanted = list(paths)
     found: dict[Path, list[Version]] = {path: [] for path in wanted}
-    top_out = _git(root, "rev-parse", "--show-toplevel")
+    top_out = run_git(root, "rev-parse", "--show-toplevel")
     if top_out is None or not wanted:
         return found
     top = Path(top_out.decode().strip()).resolve()
@@ -106,7 +96,7 @@ def committed_versions(root: Path, paths: Iterable[Path]) -> dict[Path, list[Ver
         except ValueError:
             continue
     directories = sorted({rel.rsplit("/", 1)[0] if "/" in rel else "." for rel in by_rel})
-    log = _git(
+    log = run_git(
         top,
         "log",
         "--first-parent",
@@ -137,7 +127,7 @@ def committed_versions(root: Path, paths: Iterable[Path]) -> dict[Path, list[Ver
     if not versions:
         return found
     request = "".join(f"{c.sha}:{rel}\n" for c, rel in versions).encode()
-    checked = _git(top, "cat-file", "--batch-check", stdin=request)
+    checked = run_git(top, "cat-file", "--batch-check", stdin=request)
     if checked is None:
         return found
     blobs: list[str | None] = []
@@ -163,7 +153,7 @@ def committed_versions(root: Path, paths: Iterable[Path]) -> dict[Path, list[Ver
 
 def _read_blobs(top: Path, blobs: list[str]) -> dict[str, list[object] | None]:
     """What each blob says (None: not a mission document)."""
-    out = _git(top, "cat-file", "--batch", stdin="".join(f"{b}\n" for b in blobs).encode())
+    out = run_git(top, "cat-file", "--batch", stdin="".join(f"{b}\n" for b in blobs).encode())
     found: dict[str, list[object] | None] = {}
     if out is None:
         return found

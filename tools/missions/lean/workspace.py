@@ -444,6 +444,65 @@ class Workspace:
                 yield self.modules[name]
 
 
+def _as_module(root: Path, name: str, files: list[tuple[str, FileScan, str]]) -> Module:
+    """Module ``name`` from the files that provide it (path, scan, sha), in discovery order."""
+    module: Module | None = None
+    for path, scan, sha in files:
+        if any(not part or part.startswith(".") for part in name.split(".")):
+            # a folder or file name with a dot (`Case./Helpers.lean`): its module name
+            # reads like another one, so the file cannot be trusted to be that module
+            rel = os.path.relpath(path, root)
+            scan = FileScan(error=(1, f"{rel}: a dot in a folder or file name"))
+        if module is not None:
+            # two libraries provide the module: which file Lake reads is not the
+            # scanner's to guess, so the module is a fault whichever it would be
+            other = os.path.relpath(path, root)
+            message = f"module {name} is also provided by {other}; Lake reads one of them"
+            module = Module(name=name, path=module.path, scan=FileScan(error=(1, message)))
+            continue
+        module = Module(name=name, path=Path(path), scan=scan, sha=sha)
+    assert module is not None, "a module comes from at least one file"
+    return module
+
+
+def load_import_closure(root: Path, starts: Iterable[str], *, use_cache: bool = True) -> Workspace:
+    """The workspace restricted to the modules ``starts`` import transitively, themselves
+    included, scanning (or reading from the store) only those files.
+
+    Everything about a module that a pin reads (its import closure, the faults, unresolved
+    imports and import cycles in it, the token digests) depends only on the modules in that
+    closure, and the closure is closed under imports: so a command about a few missions
+    answers exactly what a whole load would, without decoding thousands of other scans.
+    """
+    sources = library_roots(root)
+    libraries = library_names(sources)
+    store = ScanStore.open(default_cache_dir(root) if use_cache else None)
+    stats = lean_file_stats(str(root), sources)
+    name_of = module_namer(str(root), sources)
+    files: dict[str, list[tuple[str, os.stat_result]]] = {}
+    for path, stat in stats:
+        files.setdefault(name_of(path), []).append((path, stat))
+    modules: dict[str, Module] = {}
+    pending = list(starts)
+    while pending:
+        name = pending.pop()
+        if name in modules or name not in files:
+            continue
+        found: list[tuple[str, FileScan, str]] = []
+        for path, stat in files[name]:
+            hit = store.cached(path, stat)
+            if hit is None:
+                scanned = scan_file(path)
+                scan = FileScan.from_json(json.loads(scanned.text))
+                store.record(path, scanned.size, scanned.stamp, scanned.sha, scan, scanned.text)
+                hit = (scan, scanned.sha)
+            found.append((path, *hit))
+        module = modules[name] = _as_module(root, name, found)
+        pending.extend(i for i, _ in module.scan.imports if i.split(".", 1)[0] in libraries)
+    store.save({path for path, _ in stats})
+    return Workspace(root=root, libraries=libraries, modules=modules)
+
+
 def _prefixes(namespace: str) -> list[str]:
     """``A.B.C`` → ``A.B.C``, ``A.B``, ``A``: where Lean looks up a name inside it."""
     if not namespace:
@@ -506,27 +565,11 @@ class WorkspaceLoading:
             scan = FileScan.from_json(json.loads(scanned.text))
             store.record(scanned.path, scanned.size, scanned.stamp, scanned.sha, scan, scanned.text)
             self.scans[scanned.path] = (scan, scanned.sha)
-        modules: dict[str, Module] = {}
+        files: dict[str, list[tuple[str, FileScan, str]]] = {}
         name_of = module_namer(str(self.root), self.sources)
         for path, _ in self.stats:  # every file is in `scans`: from the cache or scanned now
-            scan, sha = self.scans[path]
-            name = name_of(path)
-            if any(not part or part.startswith(".") for part in name.split(".")):
-                # a folder or file name with a dot (`Case./Helpers.lean`): its module name
-                # reads like another one, so the file cannot be trusted to be that module
-                rel = os.path.relpath(path, self.root)
-                scan = FileScan(error=(1, f"{rel}: a dot in a folder or file name"))
-            first = modules.get(name)
-            if first is not None:
-                # two libraries provide the module: which file Lake reads is not the
-                # scanner's to guess, so the module is a fault whichever it would be
-                other = os.path.relpath(path, self.root)
-                message = f"module {name} is also provided by {other}; Lake reads one of them"
-                scan = FileScan(error=(1, message))
-                modules[name] = Module(name=name, path=first.path, scan=scan, sha="")
-                continue
-            modules[name] = Module(name=name, path=Path(path), scan=scan, sha=sha)
-        return modules
+            files.setdefault(name_of(path), []).append((path, *self.scans[path]))
+        return {name: _as_module(self.root, name, found) for name, found in files.items()}
 
     def __enter__(self) -> WorkspaceLoading:
         return self
