@@ -347,9 +347,9 @@ def parses(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
     parsed: list[Path] = []
     parse = catalog.load_mission_file
 
-    def spy(path: Path) -> MissionFile:
+    def spy(path: Path, text: str | None = None) -> MissionFile:
         parsed.append(path)
-        return parse(path)
+        return parse(path, text)
 
     monkeypatch.setattr(catalog, "load_mission_file", spy)
     return parsed

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import difflib
+import hashlib
 import os
 import re
 from collections.abc import Iterable, Iterator, Sequence
@@ -498,13 +499,15 @@ def check_references(mission_file: MissionFile) -> list[Problem]:
     return problems
 
 
-def load_mission_file(path: Path) -> MissionFile:
-    """Load and validate one mission file (without catalog-wide checks).
+def load_mission_file(path: Path, text: str | None = None) -> MissionFile:
+    """Load and validate one mission file (without catalog-wide checks); ``text``: its
+    contents, when the caller has read them.
 
     The fast path (safe C loader when available) handles valid files; anything it rejects is
     parsed again in round-trip mode, which locates every problem on its line.
     """
-    text = read_text(path)
+    if text is None:
+        text = read_text(path)
     lines = check_depth(path, text)
     data = fast_load(text)
     fast_problems = structure_problems(path, data) if isinstance(data, dict | list) else []
@@ -563,7 +566,7 @@ def mission_paths(root: Path) -> Iterator[Path]:
     yield from entries
 
 
-CATALOG_CACHE_VERSION = "3"
+CATALOG_CACHE_VERSION = "4"
 
 
 def _stat_key(path: Path) -> dict[str, int] | None:
@@ -579,12 +582,21 @@ def _stat_key(path: Path) -> dict[str, int] | None:
     return {"size": stat.st_size, "mtime": stat.st_mtime_ns, "ctime": stat.st_ctime_ns}
 
 
-def _cached_mission_file(path: Path, entry: Any) -> MissionFile | None:
-    """A mission from the stat-keyed cache, re-validated (cheap) but not re-parsed."""
+def _text_sha(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _cached_mission_file(path: Path, entry: Any, text: str | None = None) -> MissionFile | None:
+    """A mission from the cache, re-validated (cheap) but not re-parsed: while the file's
+    stamp is the cached one, or, given its ``text`` (its times moved: a fresh clone), while
+    its content is the cached one."""
     key = _stat_key(path)
     if key is None or not isinstance(entry, dict):
         return None
-    if any(entry.get(name) != value for name, value in key.items()):
+    if text is not None:
+        if entry.get("sha") != _text_sha(text):
+            return None
+    elif any(entry.get(name) != value for name, value in key.items()):
         return None
     if not os.access(path, os.R_OK):
         return None
@@ -630,21 +642,30 @@ def load_catalog(
         chosen = set(only)
         paths = [p for p in paths if p.stem in chosen]
     for path in paths:
-        mission_file = _cached_mission_file(path, cached.get(str(path)))
-        if mission_file is not None:
-            reference_problems = check_references(mission_file)
-            if reference_problems:
-                mission_file = None
+        entry = cached.get(str(path))
+        key = _stat_key(path)  # before the read: a later change moves it, never hides
+        mission_file = _cached_mission_file(path, entry)
+        sha = entry.get("sha") if mission_file is not None and isinstance(entry, dict) else None
         if mission_file is None:
+            try:
+                text = read_text(path)
+                sha = _text_sha(text)
+                mission_file = _cached_mission_file(path, entry, text)
+                if mission_file is None or check_references(mission_file):
+                    mission_file = load_mission_file(path, text)
+            except InputError as exc:
+                problems.extend(exc.problems)
+                continue
+        elif check_references(mission_file):
             try:
                 mission_file = load_mission_file(path)
             except InputError as exc:
                 problems.extend(exc.problems)
                 continue
-        key = _stat_key(path)
-        if key is not None:
+        if key is not None and sha is not None:
             fresh[str(path)] = {
                 **key,
+                "sha": sha,
                 "mission": mission_file.mission.model_dump(mode="json", by_alias=True),
                 "lines": mission_file.lines,
             }

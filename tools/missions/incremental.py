@@ -7,13 +7,15 @@ per mission the modules its answer depends on (the import closures of its root, 
 and proof modules) and the names of its statements and proofs.
 
 The next ``status`` on a changed tree first tries this path, which imports neither the CLI
-nor the YAML and schema libraries. It rescans only the files whose size or modification time
-moved, finds the missions whose modules include one of them (or whose statement or proof
-names a changed file declares, or used to), analyses just those targets with the same
+nor the YAML and schema libraries. It rescans only the files whose content changed (a file
+whose times moved is hashed first: in a fresh clone every file's did), finds the missions
+whose modules include one of them (or whose statement or proof names a changed file
+declares, or used to), analyses just those targets with the same
 :func:`missions.status.target_status` as the full run, and patches their entries. Anything
 it cannot bound falls back to the full command:
 
-* any change to a mission YAML, the Lake files, the toolchain or the witness results;
+* any change to the content of a mission YAML, the Lake files, the toolchain or the
+  witness results;
 * a change to a module with ``#exit`` (its reasons name every such module), a module added
   or removed together with a statement-closure edit;
 * a mission whose root module does not exist (its names are looked up workspace-wide).
@@ -50,6 +52,7 @@ command prints.
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import os
 from collections.abc import Callable, Sequence
@@ -61,7 +64,7 @@ from missions import SCANNER_VERSION, SETTINGS_FILE, __version__, code_fingerpri
 from missions.cache import cache_dir_for
 from missions.lean.scan import Decl, FileScan
 from missions.lean.store import ScanStore
-from missions.lean.workspace import Module, Workspace, scan_file
+from missions.lean.workspace import Module, Workspace, restamp, scan_file
 from missions.pins import PinState, digest_of
 from missions.roots import (
     MAX_LEAN_BYTES,
@@ -90,7 +93,7 @@ if TYPE_CHECKING:
 
 STATE_FILE = "status-state.json"
 #: What the state holds changes with this: a state of another format is never read.
-STATE_FORMAT = 4
+STATE_FORMAT = 5
 #: Files outside the Lean sources that a status answer depends on.
 GLOBAL_FILES = (
     "lakefile.lean",
@@ -102,8 +105,7 @@ GLOBAL_FILES = (
 
 
 # ----------------------------------------------------------------------- remembering
-def global_inputs(root: str) -> dict[str, list[int] | None]:
-    """Size, modification and change time of every non-Lean input, by path."""
+def _input_paths(root: str) -> list[str]:
     paths = [os.path.join(root, name) for name in GLOBAL_FILES]
     paths.append(os.path.join(cache_dir_for(root), "witness-results.json"))
     try:
@@ -111,14 +113,51 @@ def global_inputs(root: str) -> dict[str, list[int] | None]:
             paths += sorted(e.path for e in entries if e.name.endswith((".yaml", ".yml")))
     except OSError:
         pass
-    found: dict[str, list[int] | None] = {}
-    for path in paths:
+    return paths
+
+
+def _stamp(stat: os.stat_result) -> list[Any]:
+    return [stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns]
+
+
+def _sha(path: str) -> str | None:
+    try:
+        with open(path, "rb") as handle:
+            return hashlib.sha256(handle.read()).hexdigest()
+    except OSError:
+        return None
+
+
+def global_inputs(root: str) -> dict[str, list[Any] | None]:
+    """Size, modification and change time, and content hash of every non-Lean input."""
+    found: dict[str, list[Any] | None] = {}
+    for path in _input_paths(root):
         try:
-            stat = os.stat(path)
-            found[path] = [stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns]
+            found[path] = [*_stamp(os.stat(path)), _sha(path)]
         except OSError:
             found[path] = None
     return found
+
+
+def same_inputs(root: str, recorded: dict[str, Any]) -> bool:
+    """Whether every non-Lean input holds what it held when ``recorded`` was taken: by its
+    times, or, where they moved (a fresh clone), by its content."""
+    paths = _input_paths(root)
+    if sorted(paths) != sorted(recorded):
+        return False
+    for path in paths:
+        then = recorded[path]
+        try:
+            stat = os.stat(path)
+        except OSError:
+            if then is not None:
+                return False
+            continue
+        if then is None:
+            return False
+        if _stamp(stat) != then[:3] and (len(then) < 4 or _sha(path) != then[3]):
+            return False
+    return True
 
 
 def remember(
@@ -317,7 +356,7 @@ def status_text(root: str, libraries: list[SourceRoot], stats: list[tuple[str, A
         return None
     if state.get("version") != [__version__, SCANNER_VERSION, STATE_FORMAT, code_fingerprint()]:
         return None
-    if global_inputs(root) != state["inputs"]:
+    if not same_inputs(root, state["inputs"]):
         return None
     store = ScanStore.open(Path(cache))
     if not store.index:
@@ -376,13 +415,13 @@ def _changes(
         plan.removed.add(name_of(path))
     for path, stat in stats:
         row = store.index.get(path)
-        if row is not None and row[1] == file_stamp(stat):
-            continue
+        if row is not None and (row[1] == file_stamp(stat) or restamp(store, path)):
+            continue  # unchanged, or touched (a fresh clone, a checkout) but not changed
         scanned = scan_file(path)
         if not scanned.sha:
             return None  # an unreadable file: the full command reports it
         name = name_of(path)
-        if row is not None and row[2] == scanned.sha:  # touched, not changed
+        if row is not None and row[2] == scanned.sha:  # changed back while we read it
             store.touch(path, scanned.size, scanned.stamp)
             continue
         scan = FileScan.from_json(json.loads(scanned.text))

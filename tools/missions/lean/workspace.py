@@ -444,6 +444,24 @@ class Workspace:
                 yield self.modules[name]
 
 
+def restamp(store: ScanStore, path: str) -> str | None:
+    """If ``path`` still holds the bytes its index row was written from, note its new stamp
+    and return the content hash; else None. A fresh clone or checkout gives every file new
+    times, and with the cache restored (CI), reading and hashing a file is a small part of
+    scanning it."""
+    row = store.index.get(path)
+    if row is None:
+        return None
+    try:
+        data, stat = read_regular(path, MAX_LEAN_BYTES)
+    except OSError:
+        return None  # scanned, so the fault is reported as it is now
+    if hashlib.sha256(data).hexdigest() != row[2]:
+        return None
+    store.touch(path, stat.st_size, file_stamp(stat))
+    return str(row[2])
+
+
 def _as_module(root: Path, name: str, files: list[tuple[str, FileScan, str]]) -> Module:
     """Module ``name`` from the files that provide it (path, scan, sha), in discovery order."""
     module: Module | None = None
@@ -539,12 +557,21 @@ class WorkspaceLoading:
         self.scans: dict[str, tuple[FileScan, str]] = {}
         stale: list[str] = []
         for path, stat in self.stats:
-            hit = self.store.cached(path, stat)
+            hit = self.store.cached(path, stat) or self._unchanged(path)
             if hit is None:
                 stale.append(path)
             else:
                 self.scans[path] = hit
         self.scanning = _Scanning(stale)
+
+    def _unchanged(self, path: str) -> tuple[FileScan, str] | None:
+        """The stored scan of a file whose stamp moved but whose bytes are as indexed (see
+        :func:`restamp`)."""
+        row = self.store.index.get(path)
+        if row is None or restamp(self.store, path) is None:
+            return None
+        scan = self.store.known(row[2])
+        return None if scan is None else (scan, row[2])
 
     def result(self) -> Workspace:
         # scanning allocates millions of short-lived objects and no cycles: the cyclic
