@@ -20,12 +20,11 @@ import sys
 from missions import SCANNER_VERSION, SETTINGS_FILE, __version__, code_fingerprint
 from missions.cache import cache_dir_for
 from missions.roots import (
-    MAX_LEAN_BYTES,
+    content_hash,
     file_stamp,
     lean_file_stats,
     library_roots,
     locate_root,
-    read_regular,
     root_problem,
 )
 
@@ -90,23 +89,13 @@ def content_fingerprint(
     index = ScanStore.open(directory if os.path.isdir(directory) else None)
     parts = [_head(top, []), "content"]
     for path in _inputs(top):
-        parts.append(f"{path}\0{_content(path, None)}")
+        parts.append(f"{path}\0{content_hash(path)}")
     for path, stat in stats:
         row = index.index.get(path)
         known = row[2] if row is not None and row[1] == file_stamp(stat) else None
-        parts.append(f"{path}\0{known or _content(path, MAX_LEAN_BYTES)}")
+        parts.append(f"{path}\0{known or content_hash(path)}")
     index.close()
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
-
-
-def _content(path: str, limit: int | None) -> str:
-    try:
-        if limit is not None:
-            return hashlib.sha256(read_regular(path, limit)[0]).hexdigest()
-        with open(path, "rb") as handle:
-            return hashlib.sha256(handle.read()).hexdigest()
-    except OSError as exc:
-        return f"-{exc.errno}"
 
 
 def store(

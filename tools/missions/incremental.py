@@ -52,7 +52,6 @@ command prints.
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 import os
 from collections.abc import Callable, Sequence
@@ -69,6 +68,7 @@ from missions.pins import PinState, digest_of
 from missions.roots import (
     MAX_LEAN_BYTES,
     SourceRoot,
+    content_hash,
     default_builds,
     file_stamp,
     library_names,
@@ -120,20 +120,12 @@ def _stamp(stat: os.stat_result) -> list[Any]:
     return [stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns]
 
 
-def _sha(path: str) -> str | None:
-    try:
-        with open(path, "rb") as handle:
-            return hashlib.sha256(handle.read()).hexdigest()
-    except OSError:
-        return None
-
-
 def global_inputs(root: str) -> dict[str, list[Any] | None]:
     """Size, modification and change time, and content hash of every non-Lean input."""
     found: dict[str, list[Any] | None] = {}
     for path in _input_paths(root):
         try:
-            found[path] = [*_stamp(os.stat(path)), _sha(path)]
+            found[path] = [*_stamp(os.stat(path)), content_hash(path)]
         except OSError:
             found[path] = None
     return found
@@ -155,7 +147,7 @@ def same_inputs(root: str, recorded: dict[str, Any]) -> bool:
             continue
         if then is None:
             return False
-        if _stamp(stat) != then[:3] and (len(then) < 4 or _sha(path) != then[3]):
+        if _stamp(stat) != then[:3] and (len(then) < 4 or content_hash(path) != then[3]):
             return False
     return True
 

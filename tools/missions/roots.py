@@ -1,14 +1,15 @@
 """Finding the workspace root and its Lean files.
 
-The primitives work on plain string paths and import nothing beyond ``os``: the start-up
-fast path (:mod:`missions.fastpath`) runs them before any heavy module, so even ``pathlib``
-stays unloaded there. :func:`find_root` and :func:`check_root` wrap them for the rest of the
-tool, with ``Path`` results and ``path:line: message`` errors.
+The primitives work on plain string paths and import nothing beyond ``os`` and
+``hashlib``: the start-up fast path (:mod:`missions.fastpath`) runs them before any heavy
+module, so even ``pathlib`` stays unloaded there. :func:`find_root` and :func:`check_root`
+wrap them for the rest of the tool, with ``Path`` results and ``path:line: message`` errors.
 """
 
 from __future__ import annotations
 
 import errno
+import hashlib
 import os
 import stat
 
@@ -54,6 +55,14 @@ def read_regular(path: str, limit: int) -> tuple[bytes, os.stat_result]:
     if size > limit:  # it grew while we read it
         raise OSError(errno.EFBIG, f"larger than {limit} bytes", path)
     return b"".join(chunks), info
+
+
+def content_hash(path: str) -> str:
+    """sha256 of a regular file's bytes, or ``-errno`` (a FIFO is never waited on)."""
+    try:
+        return hashlib.sha256(read_regular(path, MAX_LEAN_BYTES)[0]).hexdigest()
+    except OSError as exc:
+        return f"-{exc.errno}"
 
 
 def file_stamp(stat: os.stat_result) -> str:
