@@ -645,24 +645,30 @@ def load_catalog(
         entry = cached.get(str(path))
         key = _stat_key(path)  # before the read: a later change moves it, never hides
         mission_file = _cached_mission_file(path, entry)
-        sha = entry.get("sha") if mission_file is not None and isinstance(entry, dict) else None
+        # what the cache keeps for the file: the entry itself while it stands (no new dump)
+        kept: dict[str, Any] | None = entry if mission_file is not None else None
+        sha: str | None = None
         if mission_file is None:
             try:
                 text = read_text(path)
                 sha = _text_sha(text)
                 mission_file = _cached_mission_file(path, entry, text)
+                if mission_file is not None and isinstance(entry, dict):
+                    kept = {**entry, **(key or {})}  # the same content, new times
                 if mission_file is None or check_references(mission_file):
-                    mission_file = load_mission_file(path, text)
+                    mission_file, kept = load_mission_file(path, text), None
             except InputError as exc:
                 problems.extend(exc.problems)
                 continue
         elif check_references(mission_file):
             try:
-                mission_file = load_mission_file(path)
+                mission_file, kept = load_mission_file(path), None
             except InputError as exc:
                 problems.extend(exc.problems)
                 continue
-        if key is not None and sha is not None:
+        if kept is not None:
+            fresh[str(path)] = kept
+        elif key is not None and sha is not None:
             fresh[str(path)] = {
                 **key,
                 "sha": sha,

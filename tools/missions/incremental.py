@@ -61,7 +61,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from missions import SCANNER_VERSION, SETTINGS_FILE, __version__, code_fingerprint
 from missions.cache import cache_dir_for
-from missions.lean.scan import Decl, FileScan
+from missions.lean.scan import Decl, FileScan, decl_row, record_fields
 from missions.lean.store import ScanStore
 from missions.lean.workspace import Module, Workspace, restamp, scan_file
 from missions.pins import PinState, digest_of
@@ -567,7 +567,8 @@ def _decl_changes(old: FileScan, new: FileScan) -> tuple[list[Decl], list[Decl]]
     compared through the lines and the content, since no answer prints them)."""
 
     def row(decl: Decl) -> str:
-        return json.dumps([v for k, v in vars(decl).items() if k not in ("start", "end")])
+        values = zip(record_fields(Decl), decl_row(decl), strict=True)
+        return json.dumps([v for k, v in values if k not in ("start", "end")])
 
     remaining: dict[str, int] = {}
     for decl in old.decls:

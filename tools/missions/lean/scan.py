@@ -27,7 +27,9 @@ from __future__ import annotations
 import bisect
 import hashlib
 import re
-from dataclasses import dataclass, field, replace
+import sys
+from dataclasses import dataclass, field, fields, replace
+from operator import attrgetter
 from typing import Any
 
 from missions.lean.lexer import (
@@ -74,7 +76,7 @@ from missions.lean.vocabulary import (
 )
 
 
-@dataclass
+@dataclass(slots=True)
 class Finding:
     """Something in a file the gate forbids or the status layer must take into account."""
 
@@ -85,7 +87,7 @@ class Finding:
     message: str
 
 
-@dataclass
+@dataclass(slots=True)
 class Decl:
     """A declaration, or a command that acts like one for reachability (notation, attribute)."""
 
@@ -131,7 +133,7 @@ class Decl:
         return self.kind in ("theorem", "lemma")
 
 
-@dataclass
+@dataclass(slots=True)
 class Extension:
     """Something that extends syntax or elaboration; ``code`` ones run arbitrary code."""
 
@@ -177,9 +179,9 @@ class FileScan:
         doubled the size of the cache)."""
         return {
             "imports": self.imports,
-            "decls": [list(vars(d).values()) for d in self.decls],
-            "extensions": [list(vars(e).values()) for e in self.extensions],
-            "findings": [list(vars(f).values()) for f in self.findings],
+            "decls": [list(decl_row(d)) for d in self.decls],
+            "extensions": [list(_extension_row(e)) for e in self.extensions],
+            "findings": [list(_finding_row(f)) for f in self.findings],
             "sorry_lines": self.sorry_lines,
             "opens": self.opens,
             "renames": self.renames,
@@ -198,7 +200,7 @@ class FileScan:
     def from_json(cls, data: dict[str, Any]) -> FileScan:
         return cls(
             imports=[(m, line) for m, line in data["imports"]],
-            decls=[Decl(*row) for row in data["decls"]],
+            decls=[_decl(row) for row in data["decls"]],
             extensions=[Extension(*row) for row in data["extensions"]],
             findings=[Finding(*row) for row in data["findings"]],
             sorry_lines=data["sorry_lines"],
@@ -214,6 +216,34 @@ class FileScan:
             digest=data["digest"],
             module=data["module"],
         )
+
+
+def record_fields(record: type) -> tuple[str, ...]:
+    return tuple(f.name for f in fields(record))
+
+
+decl_row = attrgetter(*record_fields(Decl))
+_extension_row = attrgetter(*record_fields(Extension))
+_finding_row = attrgetter(*record_fields(Finding))
+#: Positions of a declaration row's names: one string, and lists of them. A workspace holds a
+#: million mentions of a few tens of thousands of names; decoded from JSON each is its own
+#: string, interned they are shared (a third of a large workspace's memory).
+_NAME_AT = [i for i, n in enumerate(record_fields(Decl)) if n in ("kind", "namespace")]
+_NAMES_AT = [
+    i
+    for i, n in enumerate(record_fields(Decl))
+    if n in ("opens", "attrs", "mentions", "dot_mentions", "generated", "tail_mentions")
+]
+
+
+def _decl(row: list[Any]) -> Decl:
+    intern = sys.intern
+    for index in _NAME_AT:
+        row[index] = intern(row[index])
+    for index in _NAMES_AT:
+        if row[index]:
+            row[index] = [intern(name) for name in row[index]]
+    return Decl(*row)
 
 
 @dataclass
