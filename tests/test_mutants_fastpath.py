@@ -65,14 +65,17 @@ def test_an_answer_is_stored_in_the_cache_and_found_only_under_its_key(
     monkeypatch.setattr(fastpath.os, "replace", spy)
     answer = '{"missions": [\n]}\n'
     for text in ("first\n", answer):  # the second store finds the directory in place
-        fastpath.store(repo, "key", text)
+        fastpath.store(repo, "key", text, "content")
     # the temporary file sits next to the answer: the rename is atomic on one file system
     assert all(source.parent == target.parent for source, target in renames) and renames
     assert fastpath.lookup(repo, "key") == answer.encode()
     assert fastpath.lookup(repo, "other") is None
+    assert fastpath.lookup(repo, "content") is None  # the keys are never mistaken
+    assert fastpath.lookup_content(repo, "content") == answer.encode()
+    assert fastpath.lookup_content(repo, "key") is None
     assert list(elsewhere.iterdir()) == []
     stored = Path(fastpath.cache_dir_for(str(repo))) / fastpath.RESULT_FILE
-    assert stored.read_bytes() == b"key\n" + answer.encode()
+    assert stored.read_bytes() == b"key\ncontent\n" + answer.encode()
 
 
 @pytest.mark.parametrize(

@@ -70,7 +70,7 @@ from missions.render import (
     wrap_words,
 )
 from missions.report import gate_json, report_json, report_markdown, status_json
-from missions.roots import check_root, find_root
+from missions.roots import check_root, find_root, lean_file_stats, library_roots
 from missions.scaffold import next_steps, plan, write
 from missions.settings import load_settings
 from missions.stamps import check_stampable, stamp_witnesses
@@ -355,9 +355,11 @@ def status(
     with _input_errors():
         resolved = _root(root)
         try:
-            key: str | None = fastpath.fingerprint(resolved, [])
+            stats = lean_file_stats(str(resolved), library_roots(resolved))
+            key: str | None = fastpath.fingerprint(resolved, [], stats)
+            content_key: str | None = fastpath.content_fingerprint(resolved, stats)
         except OSError:  # an unreadable input: the full command reports it below
-            key = None
+            key = content_key = None
         inputs = incremental.global_inputs(str(resolved))
         evidence = _evidence(resolved, lean, checks)
         catalog, workspace = _load(resolved, ids, no_cache)
@@ -380,7 +382,7 @@ def status(
     text = incremental.assemble({k: v for k, v in data.items() if k != "missions"}, texts)
     if key is not None and not no_cache and not lean and not ids:
         # the one stored answer is the whole workspace's: `status ID` is answered from it
-        fastpath.store(resolved, key, text)
+        fastpath.store(resolved, key, text, content_key)
         incremental.remember(analysis, data, inputs, texts, linted)
     if as_json:
         sys.stdout.write(text)

@@ -3,10 +3,10 @@
 Importing typer, pydantic and the rest costs far more than reading a cached answer. The
 answer of ``status`` depends only on the files of the workspace (mission YAML, Lean sources,
 Lake files) and the tool's version, so a fingerprint of their paths, sizes and modification
-times keys a stored result. Any change, or any option the fast path does not understand,
-goes to the incremental path (:mod:`missions.incremental`; it compares files whose times
-moved by content, so a fresh clone with the cache restored costs one read and hash of the
-files) or the full command, which store a fresh result.
+times keys a stored result. A fresh clone gives every file new times: then a second key, of
+the files' contents, finds the answer if no byte changed (CI restores the cache into a new
+checkout). Any other change, or any option the fast path does not understand, goes to the
+incremental path or the full command, which store a fresh result under both keys.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ import sys
 from missions import SCANNER_VERSION, SETTINGS_FILE, __version__, code_fingerprint
 from missions.cache import cache_dir_for
 from missions.roots import (
+    content_hash,
     file_stamp,
     lean_file_stats,
     library_roots,
@@ -31,14 +32,8 @@ from missions.roots import (
 RESULT_FILE = "status-result.txt"
 
 
-def fingerprint(
-    root: str | os.PathLike[str],
-    ids: list[str],
-    stats: list[tuple[str, os.stat_result]] | None = None,
-) -> str:
-    """A key that changes whenever anything ``status`` reads changes (``stats``: the Lean
-    files with their stat results, when the caller already has them)."""
-    top = os.fspath(root)
+def _inputs(top: str) -> list[str]:
+    """Every input of ``status`` besides the Lean sources."""
     lake_files = (
         "lakefile.lean",
         "lakefile.toml",
@@ -50,8 +45,23 @@ def fingerprint(
     paths.append(os.path.join(cache_dir_for(top), "witness-results.json"))  # witness column
     with os.scandir(os.path.join(top, "missions")) as entries:
         paths += sorted(e.path for e in entries if e.name.endswith((".yaml", ".yml")))
-    parts = [f"{__version__}\0{SCANNER_VERSION}\0{code_fingerprint()}\0{top}\0{ids}"]
-    for path in paths:
+    return paths
+
+
+def _head(top: str, ids: list[str]) -> str:
+    return f"{__version__}\0{SCANNER_VERSION}\0{code_fingerprint()}\0{top}\0{ids}"
+
+
+def fingerprint(
+    root: str | os.PathLike[str],
+    ids: list[str],
+    stats: list[tuple[str, os.stat_result]] | None = None,
+) -> str:
+    """A key that changes whenever anything ``status`` reads changes (``stats``: the Lean
+    files with their stat results, when the caller already has them)."""
+    top = os.fspath(root)
+    parts = [_head(top, ids)]
+    for path in _inputs(top):
         try:
             stat = os.stat(path)
             # ctime too: `chmod` changes only it, and an unreadable YAML must not be answered
@@ -65,27 +75,66 @@ def fingerprint(
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
 
 
-def store(root: str | os.PathLike[str], key: str, text: str) -> None:
+def content_fingerprint(
+    root: str | os.PathLike[str], stats: list[tuple[str, os.stat_result]]
+) -> str:
+    """The whole workspace's :func:`fingerprint` by content instead of times: equal on a
+    fresh clone (every file has new times) when no byte differs, so a restored cache still
+    answers. A Lean file's hash comes from the scan index while its stamp is the indexed one
+    (the index was written from what was read); any other file is read and hashed."""
+    from missions.lean.store import ScanStore
+
+    top = os.fspath(root)
+    directory = cache_dir_for(top)
+    index = ScanStore.open(directory if os.path.isdir(directory) else None)
+    parts = [_head(top, []), "content"]
+    for path in _inputs(top):
+        parts.append(f"{path}\0{content_hash(path)}")
+    for path, stat in stats:
+        row = index.index.get(path)
+        known = row[2] if row is not None and row[1] == file_stamp(stat) else None
+        parts.append(f"{path}\0{known or content_hash(path)}")
+    index.close()
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()
+
+
+def store(
+    root: str | os.PathLike[str], key: str, text: str, content_key: str | None = None
+) -> None:
+    """Keep the answer under its stat key and, if given, its content key."""
     directory = cache_dir_for(os.fspath(root))
     try:
         os.makedirs(directory, exist_ok=True)
         tmp = os.path.join(directory, f"{RESULT_FILE}.{os.getpid()}.tmp")
         with open(tmp, "wb") as handle:
-            handle.write(f"{key}\n{text}".encode())
-        os.replace(tmp, os.path.join(directory, RESULT_FILE))  # key and answer never mix
+            handle.write(f"{key}\n{content_key or '-'}\n{text}".encode())
+        os.replace(tmp, os.path.join(directory, RESULT_FILE))  # keys and answer never mix
     except OSError:
         pass
 
 
-def lookup(root: str | os.PathLike[str], key: str) -> bytes | None:
-    """The stored ``--json`` output (UTF-8) if it was made for exactly this fingerprint."""
+def _stored(root: str | os.PathLike[str]) -> tuple[bytes, bytes, bytes] | None:
     try:
         with open(os.path.join(cache_dir_for(os.fspath(root)), RESULT_FILE), "rb") as handle:
             data = handle.read()
     except OSError:
         return None
-    stored, _, text = data.partition(b"\n")
-    return text if stored == key.encode() else None
+    key, _, rest = data.partition(b"\n")
+    content_key, _, text = rest.partition(b"\n")
+    return key, content_key, text
+
+
+def lookup(root: str | os.PathLike[str], key: str) -> bytes | None:
+    """The stored ``--json`` output (UTF-8) if it was made for exactly this fingerprint."""
+    stored = _stored(root)
+    return stored[2] if stored is not None and stored[0] == key.encode() else None
+
+
+def lookup_content(root: str | os.PathLike[str], content_key: str) -> bytes | None:
+    """The stored answer if it was made from exactly this content (see
+    :func:`content_fingerprint`)."""
+    stored = _stored(root)
+    return stored[2] if stored is not None and stored[1] == content_key.encode() else None
 
 
 def one_mission(whole: bytes, mission_id: str) -> bytes | None:
@@ -158,20 +207,26 @@ def try_status(argv: list[str]) -> bool:
         return False
     data = lookup(root, key)
     if data is None and len(ids) <= 1:
-        whole = data if not ids else lookup(root, fingerprint(root, [], stats))
+        whole_key = key if not ids else fingerprint(root, [], stats)
+        whole = data if not ids else lookup(root, whole_key)
         if whole is None:
-            from missions.incremental import status_text
-
             try:
-                fresh = status_text(root, libraries, stats)
+                content_key = content_fingerprint(root, stats)
+                whole = lookup_content(root, content_key)
+                if whole is not None:  # the same bytes with new times: a fresh clone
+                    store(root, whole_key, whole.decode(), content_key)
+                else:
+                    from missions.incremental import status_text
+
+                    fresh = status_text(root, libraries, stats)
+                    if fresh is None:
+                        return False
+                    store(root, whole_key, fresh, content_key)
+                    whole = fresh.encode()
             except Exception:  # an optimization must never fail the command: take the full path
                 if os.environ.get("MISSIONS_DEBUG"):
                     raise
                 return False
-            if fresh is None:
-                return False
-            store(root, key if not ids else fingerprint(root, [], stats), fresh)
-            whole = fresh.encode()
         data = whole if not ids else one_mission(whole, ids[0])
     if data is None:
         return False
