@@ -4,6 +4,7 @@ without any cache gives."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import sqlite3
 from pathlib import Path
@@ -154,4 +155,26 @@ def test_a_proof_edit_on_a_fresh_clone_is_answered_incrementally(
     served = fast_status(clone, capsys)
     assert served is not None  # new times everywhere, one file's content changed
     assert calls == [str(proofs)]
+    assert served == full_status(clone, "--no-cache")
+
+
+def test_the_content_key_is_read_only_when_every_input_moved(
+    clone: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After an edit of Lean files the YAML and Lake files keep their times, and hashing
+    every input would only cost time; after a clone they all moved."""
+    computed: list[Path] = []
+    original = fastpath.content_fingerprint
+
+    def counting(root: Path, stats: list[tuple[str, os.stat_result]]) -> str:
+        computed.append(root)
+        return original(root, stats)
+
+    monkeypatch.setattr(fastpath, "content_fingerprint", counting)
+    assert fast_status(clone, capsys) is not None
+    assert len(computed) == 1
+    proofs = sorted(clone.glob("Formal/*/Proofs.lean"))[-1]
+    proofs.write_text(proofs.read_text(encoding="utf-8") + "\n-- edited\n", encoding="utf-8")
+    served = fast_status(clone, capsys)
+    assert len(computed) == 1
     assert served == full_status(clone, "--no-cache")

@@ -75,7 +75,8 @@ def test_an_answer_is_stored_in_the_cache_and_found_only_under_its_key(
     assert fastpath.lookup_content(repo, "key") is None
     assert list(elsewhere.iterdir()) == []
     stored = Path(fastpath.cache_dir_for(str(repo))) / fastpath.RESULT_FILE
-    assert stored.read_bytes() == b"key\ncontent\n" + answer.encode()
+    digest = fastpath._inputs_digest(str(repo)).encode()
+    assert stored.read_bytes() == b"key\ncontent\n" + digest + b"\n" + answer.encode()
 
 
 @pytest.mark.parametrize(

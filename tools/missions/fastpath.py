@@ -52,6 +52,25 @@ def _head(top: str, ids: list[str]) -> str:
     return f"{__version__}\0{SCANNER_VERSION}\0{code_fingerprint()}\0{top}\0{ids}"
 
 
+def _input_stamps(top: str) -> list[str]:
+    parts = []
+    for path in _inputs(top):
+        try:
+            stat = os.stat(path)
+            # ctime too: `chmod` changes only it, and an unreadable YAML must not be answered
+            parts.append(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\0{stat.st_ctime_ns}")
+        except OSError:
+            parts.append(f"{path}\0-")
+    return parts
+
+
+def _inputs_digest(top: str) -> str:
+    try:
+        return hashlib.sha256("\n".join(_input_stamps(top)).encode()).hexdigest()
+    except OSError:
+        return "-"
+
+
 def fingerprint(
     root: str | os.PathLike[str],
     ids: list[str],
@@ -60,14 +79,7 @@ def fingerprint(
     """A key that changes whenever anything ``status`` reads changes (``stats``: the Lean
     files with their stat results, when the caller already has them)."""
     top = os.fspath(root)
-    parts = [_head(top, ids)]
-    for path in _inputs(top):
-        try:
-            stat = os.stat(path)
-            # ctime too: `chmod` changes only it, and an unreadable YAML must not be answered
-            parts.append(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\0{stat.st_ctime_ns}")
-        except OSError:
-            parts.append(f"{path}\0-")
+    parts = [_head(top, ids), *_input_stamps(top)]
     if stats is None:
         stats = lean_file_stats(top, library_roots(top))
     for path, stat in stats:
@@ -101,40 +113,50 @@ def content_fingerprint(
 def store(
     root: str | os.PathLike[str], key: str, text: str, content_key: str | None = None
 ) -> None:
-    """Keep the answer under its stat key and, if given, its content key."""
-    directory = cache_dir_for(os.fspath(root))
+    """Keep the answer under its stat key and, if given, its content key (and what the
+    non-Lean inputs' times were, see :func:`try_status`)."""
+    top = os.fspath(root)
+    directory = cache_dir_for(top)
     try:
         os.makedirs(directory, exist_ok=True)
         tmp = os.path.join(directory, f"{RESULT_FILE}.{os.getpid()}.tmp")
         with open(tmp, "wb") as handle:
-            handle.write(f"{key}\n{content_key or '-'}\n{text}".encode())
+            lines = f"{key}\n{content_key or '-'}\n{_inputs_digest(top)}\n{text}"
+            handle.write(lines.encode())
         os.replace(tmp, os.path.join(directory, RESULT_FILE))  # keys and answer never mix
     except OSError:
         pass
 
 
-def _stored(root: str | os.PathLike[str]) -> tuple[bytes, bytes, bytes] | None:
+def _stored(root: str | os.PathLike[str]) -> list[bytes] | None:
+    """The stored stat key, content key, inputs' digest and answer."""
     try:
         with open(os.path.join(cache_dir_for(os.fspath(root)), RESULT_FILE), "rb") as handle:
-            data = handle.read()
+            stored = handle.read().split(b"\n", 3)
     except OSError:
         return None
-    key, _, rest = data.partition(b"\n")
-    content_key, _, text = rest.partition(b"\n")
-    return key, content_key, text
+    return stored if len(stored) == 4 else None
 
 
 def lookup(root: str | os.PathLike[str], key: str) -> bytes | None:
     """The stored ``--json`` output (UTF-8) if it was made for exactly this fingerprint."""
     stored = _stored(root)
-    return stored[2] if stored is not None and stored[0] == key.encode() else None
+    return stored[3] if stored is not None and stored[0] == key.encode() else None
 
 
 def lookup_content(root: str | os.PathLike[str], content_key: str) -> bytes | None:
     """The stored answer if it was made from exactly this content (see
     :func:`content_fingerprint`)."""
     stored = _stored(root)
-    return stored[2] if stored is not None and stored[1] == content_key.encode() else None
+    return stored[3] if stored is not None and stored[1] == content_key.encode() else None
+
+
+def _inputs_moved(root: str) -> bool:
+    """Whether the times of the YAML and Lake files moved since the stored answer: after a
+    fresh clone they all have; after an edit of Lean files, none has. Only then is the
+    content key worth its read of every input (both ways give the same answer)."""
+    stored = _stored(root)
+    return stored is not None and stored[2] != _inputs_digest(root).encode()
 
 
 def one_mission(whole: bytes, mission_id: str) -> bytes | None:
@@ -211,8 +233,8 @@ def try_status(argv: list[str]) -> bool:
         whole = data if not ids else lookup(root, whole_key)
         if whole is None:
             try:
-                content_key = content_fingerprint(root, stats)
-                whole = lookup_content(root, content_key)
+                content_key = content_fingerprint(root, stats) if _inputs_moved(root) else None
+                whole = lookup_content(root, content_key) if content_key else None
                 if whole is not None:  # the same bytes with new times: a fresh clone
                     store(root, whole_key, whole.decode(), content_key)
                 else:
