@@ -352,3 +352,28 @@ def test_piped_messages_of_writers_are_never_broken(repo: Path) -> None:
     assert len(lines) == 1 and re.fullmatch(
         r"pinned long-one: sha256:[0-9a-f]{64} at uncommitted files", lines[0]
     )
+
+
+@pytest.mark.parametrize(("argv", "collecting"), [(["status"], False), (["witness"], True)])
+def test_the_cycle_collector_is_off_only_while_an_analysis_command_runs(
+    demo: Path, monkeypatch: pytest.MonkeyPatch, argv: list[str], collecting: bool
+) -> None:
+    """Analysing allocates no garbage cycles, so the collector only costs time; a command
+    that runs user code (witnesses) keeps it, and every command leaves it as it found it."""
+    import gc
+
+    import missions.cli as cli
+
+    seen: list[bool] = []
+    load = cli.load_catalog
+
+    def spy(*args: object, **kwargs: object) -> object:
+        seen.append(gc.isenabled())
+        return load(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(cli, "load_catalog", spy)
+    assert gc.isenabled()
+    result = CliRunner().invoke(app, [*argv, "--root", str(demo)])
+    assert result.exit_code in (0, 1), result.output
+    assert seen and set(seen) == {collecting}
+    assert gc.isenabled()
