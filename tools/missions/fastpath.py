@@ -6,7 +6,7 @@ Lake files) and the tool's version, so a fingerprint of their paths, sizes and m
 times keys a stored result. A fresh clone gives every file new times: then a second key, of
 the files' contents, finds the answer if no byte changed (CI restores the cache into a new
 checkout). Any other change, or any option the fast path does not understand, goes to the
-incremental path or the full command, which store a fresh result under both keys.
+incremental path or the full command, which store a fresh result.
 """
 
 from __future__ import annotations
