@@ -35,7 +35,8 @@ from missions.comparator import CHALLENGE_DIR, comparator_violations, write_expo
 from missions.errors import InputError, Problem
 from missions.export import dojo_records, export_dojo, export_json
 from missions.frontier import frontier, frontier_json
-from missions.gate import run_gate
+from missions.gate import GateResult, run_gate
+from missions.github import append_summary, gate_annotations, gate_summary, problem_annotations
 from missions.html import write_dashboard
 from missions.junit import junit_xml
 from missions.kernel import (
@@ -297,6 +298,14 @@ def _root(root: Path | None) -> Path:
     return check_root(root) if root is not None else find_root(Path.cwd())
 
 
+def _located_root(root: Path | None) -> Path | None:
+    """The workspace root, or None where there is none (that is then the problem reported)."""
+    try:
+        return _root(root)
+    except InputError:
+        return None
+
+
 def _write_output(text: str, output: Path | None) -> None:
     """Print ``text``, or write it atomically to ``output`` (whose directory must exist)."""
     if output is None:
@@ -522,6 +531,9 @@ def validate(root: RootOption = None, as_json: JsonOption = False) -> None:
         )
 
 
+CHECK_FORMATS = ("text", "json", "github")
+
+
 @command("The gate: exit 1 if any rule is violated.")
 def check(
     ids: IdsArgument = None,
@@ -543,8 +555,23 @@ def check(
             "part of every target's verdict.",
         ),
     ] = None,
+    fmt: Annotated[
+        str,
+        typer.Option(
+            "--format",
+            metavar=_choices(CHECK_FORMATS),
+            help="text: one line per finding; json: as --json; github: workflow-command "
+            "annotations, and the job summary when $GITHUB_STEP_SUMMARY is set.",
+        ),
+    ] = "text",
 ) -> None:
     """The gate: exit 1 if any rule is violated, 2 on bad input."""
+    if fmt not in CHECK_FORMATS:
+        _usage("--format", f"unknown format {fmt!r}; choose one of {', '.join(CHECK_FORMATS)}")
+    if as_json and fmt not in ("text", "json"):
+        _usage("--json", f"--json and --format {fmt} ask for two outputs; give one")
+    as_json = as_json or fmt == "json"
+    github = fmt == "github"
     extra: list[Violation] = []
     results = None
     try:
@@ -576,26 +603,42 @@ def check(
                 }
             )
             raise typer.Exit(2) from None
+        if github:
+            _write_plain(problem_annotations(exc.problems, _located_root(root)))
         _fail(exc.problems)
     if junit is not None:
         _write_output(junit_xml(analysis, gate, results), junit)
     if as_json:
         _print_json(gate_json(gate))
+    elif github:
+        headline = _gate_headline(analysis, gate, lean)
+        _write_plain([*gate_annotations(gate, analysis.root), headline])
+        with _input_errors():
+            try:
+                append_summary(gate_summary(gate, headline, analysis.root))
+            except OSError as exc:
+                target = os.environ.get("GITHUB_STEP_SUMMARY", "")
+                raise InputError.single(target, 1, f"cannot write the job summary: {exc}") from None
     else:
         lines = [f"{v.location()}: [{v.rule}] {v.message}" for v in gate.violations]
         lines += [f"{w.location()}: warning: [{w.rule}] {w.message}" for w in gate.warnings]
         _write_plain(lines)
-        summary = analysis.summary()
-        verdict = "ok" if gate.ok else plural(len(gate.violations), "violation")
-        if gate.warnings:
-            verdict += f", {plural(len(gate.warnings), 'warning')}"
-        out.print(
-            f"gate: {verdict} — {plural(summary['missions'], 'mission')}, {summary['proved']} "
-            f"of {plural(summary['targets'], 'target')} proved "
-            f"({'kernel' if lean else 'source'} evidence)"
-        )
+        out.print(_gate_headline(analysis, gate, lean))
     if not gate.ok:
         raise typer.Exit(1)
+
+
+def _gate_headline(analysis: Analysis, gate: GateResult, lean: bool) -> str:
+    """The gate's last line: the verdict and the tally, with its evidence tier named."""
+    summary = analysis.summary()
+    verdict = "ok" if gate.ok else plural(len(gate.violations), "violation")
+    if gate.warnings:
+        verdict += f", {plural(len(gate.warnings), 'warning')}"
+    return (
+        f"gate: {verdict} — {plural(summary['missions'], 'mission')}, {summary['proved']} "
+        f"of {plural(summary['targets'], 'target')} proved "
+        f"({'kernel' if lean else 'source'} evidence)"
+    )
 
 
 ReasonOption = Annotated[
