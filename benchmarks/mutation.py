@@ -117,6 +117,11 @@ MODULES: dict[str, list[str]] = {
         "tests/test_mutants_pins.py",
     ],
     "fastpath": ["tests/test_fastpath.py", "tests/test_mutants_fastpath.py"],
+    "answers": [
+        "tests/test_fastpath.py",
+        "tests/test_mutants_fastpath.py",
+        "tests/test_fresh_clone.py",
+    ],
     "lean/workspace": [
         *_SCANNER_TESTS,
         "tests/test_gate_rules.py",

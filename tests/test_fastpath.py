@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from conftest import copy_repo_workspace, link_witnesses
-from missions import fastpath
+from missions import answers, fastpath
 from missions.cli import app
 from missions.render import evidence_line, summary_line
 from missions.witness import save_results
@@ -88,11 +88,11 @@ def test_any_input_change_changes_the_fingerprint_and_falls_back(
     link_witnesses(repo)
     if change == "changed witness results":
         save_results(str(repo), {"demo/goal": {"ok": True}})
-    before = fastpath.fingerprint(repo, [])
+    before = answers.fingerprint(repo, [])
     full_status(repo, "--json")
     assert fast_status(repo, capsys, "--json") is not None  # served while nothing changed
     change_input(repo, change)
-    assert fastpath.fingerprint(repo, []) != before
+    assert answers.fingerprint(repo, []) != before
     served = fast_status(repo, capsys, "--json")
     if change in ("touch lean", "new lean file"):
         # Lean-only edits the incremental path can bound: answered, exactly as in full

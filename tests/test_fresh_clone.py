@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from conftest import copy_repo_workspace, git, init_repo
-from missions import fastpath, incremental
+from missions import answers, fastpath, incremental
 from missions.cache import cache_dir_for
 from missions.cli import app
 from missions.lean import workspace as ws
@@ -65,7 +65,7 @@ def test_the_stored_answer_serves_a_fresh_clone(
     assert served is not None
     assert served == full_status(clone, "--no-cache")
     # and, stored again under the clone's times, the next run is an ordinary warm one
-    assert fastpath.lookup(clone, fastpath.fingerprint(clone, [])) == served.encode()
+    assert answers.lookup(clone, answers.fingerprint(clone, [])) == served.encode()
 
 
 def test_a_fresh_clone_rescans_only_what_differs(
@@ -164,7 +164,7 @@ def test_the_content_key_is_read_only_when_every_input_moved(
     """After an edit of Lean files the YAML and Lake files keep their times, and hashing
     every input would only cost time; after a clone they all moved."""
     computed: list[Path] = []
-    original = fastpath.content_fingerprint
+    original = answers.content_fingerprint
 
     def counting(root: Path, stats: list[tuple[str, os.stat_result]]) -> str:
         computed.append(root)

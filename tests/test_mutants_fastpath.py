@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from conftest import demo_sources
-from missions import fastpath, incremental
+from missions import answers, fastpath, incremental
 from test_fastpath import fast_status, full_status
 
 Build = Callable[..., Path]
@@ -35,18 +35,18 @@ def repo(demo_workspace: Build) -> Path:
 def test_the_fingerprint_covers_every_configuration_file(
     repo: Path, change: Callable[[Path], object]
 ) -> None:
-    before = fastpath.fingerprint(repo, [])
+    before = answers.fingerprint(repo, [])
     change(repo)
-    assert fastpath.fingerprint(repo, []) != before
+    assert answers.fingerprint(repo, []) != before
 
 
 def test_the_fingerprint_covers_the_witness_results_file(repo: Path) -> None:
     """The results file sits in the cache directory, not in the workspace."""
-    results = Path(fastpath.cache_dir_for(str(repo))) / "witness-results.json"
+    results = Path(answers.cache_dir_for(str(repo))) / "witness-results.json"
     results.parent.mkdir(parents=True, exist_ok=True)
-    before = fastpath.fingerprint(repo, [])
+    before = answers.fingerprint(repo, [])
     results.write_text("{}", encoding="utf-8")
-    assert fastpath.fingerprint(repo, []) != before
+    assert answers.fingerprint(repo, []) != before
 
 
 def test_an_answer_is_stored_in_the_cache_and_found_only_under_its_key(
@@ -62,20 +62,20 @@ def test_an_answer_is_stored_in_the_cache_and_found_only_under_its_key(
         renames.append((Path(source), Path(target)))
         replace(source, target)
 
-    monkeypatch.setattr(fastpath.os, "replace", spy)
+    monkeypatch.setattr(answers.os, "replace", spy)
     answer = '{"missions": [\n]}\n'
     for text in ("first\n", answer):  # the second store finds the directory in place
-        fastpath.store(repo, "key", text, "content")
+        answers.store(repo, "key", text, "content")
     # the temporary file sits next to the answer: the rename is atomic on one file system
     assert all(source.parent == target.parent for source, target in renames) and renames
-    assert fastpath.lookup(repo, "key") == answer.encode()
-    assert fastpath.lookup(repo, "other") is None
-    assert fastpath.lookup(repo, "content") is None  # the keys are never mistaken
-    assert fastpath.lookup_content(repo, "content") == answer.encode()
-    assert fastpath.lookup_content(repo, "key") is None
+    assert answers.lookup(repo, "key") == answer.encode()
+    assert answers.lookup(repo, "other") is None
+    assert answers.lookup(repo, "content") is None  # the keys are never mistaken
+    assert answers.lookup_content(repo, "content") == answer.encode()
+    assert answers.lookup_content(repo, "key") is None
     assert list(elsewhere.iterdir()) == []
-    stored = Path(fastpath.cache_dir_for(str(repo))) / fastpath.RESULT_FILE
-    digest = fastpath._inputs_digest(str(repo)).encode()
+    stored = Path(answers.cache_dir_for(str(repo))) / answers.RESULT_FILE
+    digest = answers._inputs_digest(str(repo)).encode()
     assert stored.read_bytes() == b"key\ncontent\n" + digest + b"\n" + answer.encode()
 
 

@@ -35,6 +35,13 @@ def own_interrupts() -> None:
         signal.signal(signal.SIGINT, _on_interrupt)
 
 
+def ignore_interrupts() -> None:
+    """For worker processes: the terminal sends Ctrl-C to them too; the parent answers it."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 if _is_the_command():  # as early as the package can: imports are most of a short run
     own_interrupts()
 

@@ -28,7 +28,7 @@ from rich.table import Table
 from rich.text import Text
 from typer.core import TyperCommand
 
-from missions import __version__, fastpath, gitinfo, incremental
+from missions import __version__, answers, gitinfo, incremental
 from missions.catalog import Catalog, load_catalog
 from missions.checks import KernelEvidence, apply_kernel, load_evidence
 from missions.comparator import CHALLENGE_DIR, comparator_violations, write_export
@@ -394,8 +394,8 @@ def status(
         resolved = _root(root)
         try:
             stats = lean_file_stats(str(resolved), library_roots(resolved))
-            key: str | None = fastpath.fingerprint(resolved, [], stats)
-            content_key: str | None = fastpath.content_fingerprint(resolved, stats)
+            key: str | None = answers.fingerprint(resolved, [], stats)
+            content_key: str | None = answers.content_fingerprint(resolved, stats)
         except OSError:  # an unreadable input: the full command reports it below
             key = content_key = None
         inputs = incremental.global_inputs(str(resolved))
@@ -420,7 +420,7 @@ def status(
     text = incremental.assemble({k: v for k, v in data.items() if k != "missions"}, texts)
     if key is not None and not no_cache and not lean and not ids:
         # the one stored answer is the whole workspace's: `status ID` is answered from it
-        fastpath.store(resolved, key, text, content_key)
+        answers.store(resolved, key, text, content_key)
         incremental.remember(analysis, data, inputs, texts, linted)
     if as_json:
         sys.stdout.write(text)

@@ -1,183 +1,28 @@
 """Start-up fast path: answer ``missions status`` on an unchanged tree without the heavy imports.
 
-Importing typer, pydantic and the rest costs far more than reading a cached answer. The
-answer of ``status`` depends only on the files of the workspace (mission YAML, Lean sources,
-Lake files) and the tool's version, so a fingerprint of their paths, sizes and modification
-times keys a stored result. A fresh clone gives every file new times: then a second key, of
-the files' contents, finds the answer if no byte changed (CI restores the cache into a new
-checkout). Any other change, or any option the fast path does not understand, goes to the
-incremental path or the full command, which store a fresh result.
+Importing typer, pydantic and the rest costs far more than reading a cached answer
+(:mod:`missions.answers`). Any change the stored answer does not cover, or any option the
+fast path does not understand, goes to the incremental path or the full command, which store
+a fresh result. This module is the console entry point; nothing in the package imports it.
 """
 
 from __future__ import annotations
 
 import codecs
-import hashlib
 import io
 import os
 import sys
 
-from missions import SCANNER_VERSION, SETTINGS_FILE, __version__, code_fingerprint
-from missions.cache import cache_dir_for
-from missions.roots import (
-    content_hash,
-    file_stamp,
-    lean_file_stats,
-    library_roots,
-    locate_root,
-    root_problem,
+from missions.answers import (
+    content_fingerprint,
+    fingerprint,
+    inputs_moved,
+    lookup,
+    lookup_content,
+    one_mission,
+    store,
 )
-
-#: The stored answer: its fingerprint on the first line, then the exact ``--json`` output.
-RESULT_FILE = "status-result.txt"
-
-
-def _inputs(top: str) -> list[str]:
-    """Every input of ``status`` besides the Lean sources."""
-    lake_files = (
-        "lakefile.lean",
-        "lakefile.toml",
-        "lean-toolchain",
-        "lake-manifest.json",
-        SETTINGS_FILE,
-    )
-    paths = [os.path.join(top, name) for name in lake_files]
-    paths.append(os.path.join(cache_dir_for(top), "witness-results.json"))  # witness column
-    with os.scandir(os.path.join(top, "missions")) as entries:
-        paths += sorted(e.path for e in entries if e.name.endswith((".yaml", ".yml")))
-    return paths
-
-
-def _head(top: str, ids: list[str]) -> str:
-    return f"{__version__}\0{SCANNER_VERSION}\0{code_fingerprint()}\0{top}\0{ids}"
-
-
-def _input_stamps(top: str) -> list[str]:
-    parts = []
-    for path in _inputs(top):
-        try:
-            stat = os.stat(path)
-            # ctime too: `chmod` changes only it, and an unreadable YAML must not be answered
-            parts.append(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\0{stat.st_ctime_ns}")
-        except OSError:
-            parts.append(f"{path}\0-")
-    return parts
-
-
-def _inputs_digest(top: str) -> str:
-    try:
-        return hashlib.sha256("\n".join(_input_stamps(top)).encode()).hexdigest()
-    except OSError:
-        return "-"
-
-
-def fingerprint(
-    root: str | os.PathLike[str],
-    ids: list[str],
-    stats: list[tuple[str, os.stat_result]] | None = None,
-) -> str:
-    """A key that changes whenever anything ``status`` reads changes (``stats``: the Lean
-    files with their stat results, when the caller already has them)."""
-    top = os.fspath(root)
-    parts = [_head(top, ids), *_input_stamps(top)]
-    if stats is None:
-        stats = lean_file_stats(top, library_roots(top))
-    for path, stat in stats:
-        parts.append(f"{path}\0{file_stamp(stat)}")
-    return hashlib.sha256("\n".join(parts).encode()).hexdigest()
-
-
-def content_fingerprint(
-    root: str | os.PathLike[str], stats: list[tuple[str, os.stat_result]]
-) -> str:
-    """The whole workspace's :func:`fingerprint` by content instead of times: equal on a
-    fresh clone (every file has new times) when no byte differs, so a restored cache still
-    answers. A Lean file's hash comes from the scan index while its stamp is the indexed one
-    (the index was written from what was read); any other file is read and hashed."""
-    from missions.lean.store import ScanStore
-
-    top = os.fspath(root)
-    directory = cache_dir_for(top)
-    index = ScanStore.open(directory if os.path.isdir(directory) else None)
-    parts = [_head(top, []), "content"]
-    for path in _inputs(top):
-        parts.append(f"{path}\0{content_hash(path)}")
-    for path, stat in stats:
-        row = index.index.get(path)
-        known = row[2] if row is not None and row[1] == file_stamp(stat) else None
-        parts.append(f"{path}\0{known or content_hash(path)}")
-    index.close()
-    return hashlib.sha256("\n".join(parts).encode()).hexdigest()
-
-
-def store(
-    root: str | os.PathLike[str], key: str, text: str, content_key: str | None = None
-) -> None:
-    """Keep the answer under its stat key and, if given, its content key (and what the
-    non-Lean inputs' times were, see :func:`try_status`)."""
-    top = os.fspath(root)
-    directory = cache_dir_for(top)
-    try:
-        os.makedirs(directory, exist_ok=True)
-        tmp = os.path.join(directory, f"{RESULT_FILE}.{os.getpid()}.tmp")
-        with open(tmp, "wb") as handle:
-            lines = f"{key}\n{content_key or '-'}\n{_inputs_digest(top)}\n{text}"
-            handle.write(lines.encode())
-        os.replace(tmp, os.path.join(directory, RESULT_FILE))  # keys and answer never mix
-    except OSError:
-        pass
-
-
-def _stored(root: str | os.PathLike[str]) -> list[bytes] | None:
-    """The stored stat key, content key, inputs' digest and answer."""
-    try:
-        with open(os.path.join(cache_dir_for(os.fspath(root)), RESULT_FILE), "rb") as handle:
-            stored = handle.read().split(b"\n", 3)
-    except OSError:
-        return None
-    return stored if len(stored) == 4 else None
-
-
-def lookup(root: str | os.PathLike[str], key: str) -> bytes | None:
-    """The stored ``--json`` output (UTF-8) if it was made for exactly this fingerprint."""
-    stored = _stored(root)
-    return stored[3] if stored is not None and stored[0] == key.encode() else None
-
-
-def lookup_content(root: str | os.PathLike[str], content_key: str) -> bytes | None:
-    """The stored answer if it was made from exactly this content (see
-    :func:`content_fingerprint`)."""
-    stored = _stored(root)
-    return stored[3] if stored is not None and stored[1] == content_key.encode() else None
-
-
-def _inputs_moved(root: str) -> bool:
-    """Whether the times of the YAML and Lake files moved since the stored answer: after a
-    fresh clone they all have; after an edit of Lean files, none has. Only then is the
-    content key worth its read of every input (both ways give the same answer)."""
-    stored = _stored(root)
-    return stored is not None and stored[2] != _inputs_digest(root).encode()
-
-
-def one_mission(whole: bytes, mission_id: str) -> bytes | None:
-    """``status ID --json`` from the whole workspace's answer, or None for an unknown id.
-
-    A mission's entry does not depend on which others are analysed with it, and with one
-    mission chosen, the lint total is that mission's own count.
-    """
-    import json
-
-    from missions.incremental import assemble, mission_text
-    from missions.status import summary_of
-
-    data = json.loads(whole.decode())
-    entry = next((m for m in data["missions"] if m["id"] == mission_id), None)
-    if entry is None:
-        return None  # the full command says so, with a suggestion
-    fields = {"root": data["root"], "evidence": data["evidence"], "summary": summary_of([entry])}
-    if "lint" in data:
-        fields["lint"] = entry["lint"]
-    return assemble(fields, [mission_text(entry)]).encode()
+from missions.roots import lean_file_stats, library_roots, locate_root, root_problem
 
 
 def _parse(argv: list[str]) -> tuple[str | None, list[str], bool, bool] | None:
@@ -233,7 +78,7 @@ def try_status(argv: list[str]) -> bool:
         whole = data if not ids else lookup(root, whole_key)
         if whole is None:
             try:
-                content_key = content_fingerprint(root, stats) if _inputs_moved(root) else None
+                content_key = content_fingerprint(root, stats) if inputs_moved(root) else None
                 whole = lookup_content(root, content_key) if content_key else None
                 if whole is not None:  # the same bytes with new times: a fresh clone
                     store(root, whole_key, whole.decode(), content_key)
@@ -278,13 +123,6 @@ def utf8_output() -> None:
         # a text wrapper's encoding is one its codec lookup already found
         if isinstance(stream, io.TextIOWrapper) and codecs.lookup(stream.encoding).name != "utf-8":
             stream.reconfigure(encoding="utf-8")
-
-
-def ignore_interrupts() -> None:
-    """For worker processes: the terminal sends Ctrl-C to them too; the parent answers it."""
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def main() -> None:

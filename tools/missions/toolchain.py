@@ -14,12 +14,11 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from missions.lean.lakefile import unsafe_settings
+from missions.lean.lakefile import PINNED_MATHLIB, REQUIRE, unsafe_settings
 from missions.roots import read_config_text
 
 PINNED_TOOLCHAIN = "leanprover/lean4:v4.30.0"
 PINNED_LEAN_VERSION = "4.30.0"
-PINNED_MATHLIB = "c5ea00351c28e24afc9f0f84379aa41082b1188f"
 MATHLIB_GIT = "https://github.com/leanprover-community/mathlib4.git"
 #: The packages Mathlib itself pins at ``PINNED_MATHLIB`` (its own ``lake-manifest.json``),
 #: which Lake inherits into ours: name -> (url, revision). Sources in docs/sources.md.
@@ -55,11 +54,6 @@ INHERITED_PACKAGES: dict[str, tuple[str, str]] = {
     "Cli": ("https://github.com/leanprover/lean4-cli", "6b907cf12b2e445ccb7c24bc208ef04a1f39e84c"),
 }
 
-#: `require NAME from git "URL" @ "REV"`: the one dependency form the pin accepts.
-REQUIRE = re.compile(
-    r"require\s+«?(?P<name>[A-Za-z_][\w-]*)»?\s+from\s+git\s+\"(?P<url>[^\"]+)\""
-    r"(?:\s*@\s*\"(?P<rev>[^\"]+)\")?",
-)
 _LAKE_LEAN = re.compile(r"Lean version (\d+\.\d+\.\d+(?:-[0-9A-Za-z.]+)?)")
 _VERSION = re.compile(r"(\d+\.\d+\.\d+(?:-[0-9A-Za-z.]+)?)")
 

@@ -36,6 +36,13 @@ from missions.lean.scan import option_is_unsafe, scan_source
 from missions.lean.vocabulary import UNSAFE_OPTION_PREFIXES
 from missions.roots import LAYOUT_SETTINGS, layout_lines, layout_problems, read_config_text
 
+#: The Mathlib commit every mission is pinned to: the one ``require`` lakefile.lean may have.
+PINNED_MATHLIB = "c5ea00351c28e24afc9f0f84379aa41082b1188f"
+#: `require NAME from git "URL" @ "REV"`: the one dependency form the pin accepts.
+REQUIRE = re.compile(
+    r"require\s+«?(?P<name>[A-Za-z_][\w-]*)»?\s+from\s+git\s+\"(?P<url>[^\"]+)\""
+    r"(?:\s*@\s*\"(?P<rev>[^\"]+)\")?",
+)
 _UNSAFE_WORD = re.compile(r"(?:debug|bootstrap)\s*[\.»]")
 #: ``-D`` with an unsafe option in any string of lakefile.lean, ``weak.`` prefixes included
 _UNSAFE_D = re.compile(
@@ -231,8 +238,6 @@ def _configuration_code(text: str) -> Iterator[tuple[int, str]]:
     The file is Lean that Lake elaborates; the scanner reads it like a source file and
     accepts only the commands that declare targets, plain definitions and Lake's imports.
     """
-    from missions.toolchain import PINNED_MATHLIB, REQUIRE  # toolchain imports this module
-
     scan = scan_source(text)
     if scan.error is not None:
         yield scan.error[0], f"lakefile.lean cannot be read as Lean: {scan.error[1]}"

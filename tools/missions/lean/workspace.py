@@ -144,7 +144,7 @@ class _Scanning:
             from concurrent.futures import ProcessPoolExecutor  # costs imports: only when used
 
             try:
-                from missions.fastpath import ignore_interrupts
+                from missions import ignore_interrupts
 
                 self._pool = ProcessPoolExecutor(max_workers=workers, initializer=ignore_interrupts)
                 self._results = self._pool.map(scan_file, paths, chunksize=16)
