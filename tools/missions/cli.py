@@ -29,6 +29,7 @@ from rich.text import Text
 from typer.core import TyperCommand
 
 from missions import __version__, answers, gitinfo, incremental
+from missions.badges import WORKSPACE_FILE, write_badges
 from missions.catalog import Catalog, load_catalog
 from missions.checks import KernelEvidence, apply_kernel, load_evidence
 from missions.comparator import CHALLENGE_DIR, comparator_violations, write_export
@@ -839,7 +840,9 @@ def sync(
         out.print(Text(f"{verb} a regression of {', '.join(f'{mission_id}/{t}' for t in targets)}"))
 
 
-REPORT_FORMATS = ("md", "json", "html")
+REPORT_FORMATS = ("md", "json", "html", "badges")
+#: Where a published badge file is read from (the published directory's URL goes at the end).
+BADGE_URL = "https://img.shields.io/endpoint?url=<published URL of DIR>/"
 EXPORT_FORMATS = ("json", "dojo", "comparator")
 BUDGETS = ("quick", "full")
 
@@ -853,7 +856,8 @@ def report(
         typer.Option(
             "--format",
             metavar=_choices(REPORT_FORMATS),
-            help="md: pull-request comment; json: data; html: static dashboard (needs -o DIR).",
+            help="md: pull-request comment; json: data; html: static dashboard (needs -o DIR); "
+            "badges: shields.io endpoint JSON, the workspace's and one per mission (-o DIR).",
         ),
     ] = "md",
     output: Annotated[
@@ -871,26 +875,31 @@ def report(
     """A report for a pull request (md), a dashboard's data (json) or a static site (html)."""
     if fmt not in REPORT_FORMATS:
         _usage("--format", f"unknown format {fmt!r}; choose one of {', '.join(REPORT_FORMATS)}")
-    if fmt == "html" and output is None:
-        _usage("--output", "--format html writes a directory: give -o DIR")
+    if fmt in ("html", "badges") and output is None:
+        _usage("--output", f"--format {fmt} writes a directory: give -o DIR")
     with _input_errors():
         evidence = _evidence(_root(root), lean, checks)
         analysis = _analysis(root, ids)
         extra = _kernel(analysis, evidence)[1] if lean else []
         gate = run_gate(analysis, extra, kernel_dependencies=lean)
-    if fmt == "html":
+    if fmt in ("html", "badges"):
         assert output is not None
         with _input_errors():
             if output.exists() and not output.is_dir():
                 raise InputError.single(output, 1, "output exists and is not a directory")
             if not output.exists() and not output.parent.is_dir():
                 raise InputError.single(output, 1, "parent of the output directory does not exist")
+            what = "dashboard" if fmt == "html" else "badges"
             try:
-                written = write_dashboard(analysis, gate, output)
+                if fmt == "html":
+                    written = write_dashboard(analysis, gate, output)
+                else:
+                    written = write_badges(analysis, gate, output)
             except OSError as exc:
-                raise InputError.single(output, 1, f"cannot write the dashboard: {exc}") from None
+                raise InputError.single(output, 1, f"cannot write the {what}: {exc}") from None
         files = plural(len(written), "file")
-        err.print(f"wrote {files} to {escape(str(output))} (open index.html)")
+        hint = "open index.html" if fmt == "html" else f"badge URL: {BADGE_URL}{WORKSPACE_FILE}"
+        err.print(f"wrote {files} to {escape(str(output))} ({escape(hint)})")
         return
     with _input_errors():
         if fmt == "json":
