@@ -30,6 +30,8 @@ from typer.core import TyperCommand
 
 from missions import __version__, answers, gitinfo, incremental
 from missions.badges import WORKSPACE_FILE, write_badges
+from missions.blueprint import INDEX_FILE as BLUEPRINT_INDEX
+from missions.blueprint import write_blueprint
 from missions.catalog import Catalog, load_catalog
 from missions.checks import KernelEvidence, apply_kernel, load_evidence
 from missions.comparator import CHALLENGE_DIR, comparator_violations, write_export
@@ -843,7 +845,7 @@ def sync(
 REPORT_FORMATS = ("md", "json", "html", "badges")
 #: Where a published badge file is read from (the published directory's URL goes at the end).
 BADGE_URL = "https://img.shields.io/endpoint?url=<published URL of DIR>/"
-EXPORT_FORMATS = ("json", "dojo", "comparator")
+EXPORT_FORMATS = ("json", "dojo", "comparator", "blueprint")
 BUDGETS = ("quick", "full")
 
 
@@ -997,7 +999,8 @@ def export(
             "--format",
             metavar=_choices(EXPORT_FORMATS),
             help="json: task list; dojo: LeanDojo theorem records; comparator: Comparator "
-            "challenges and configs for the targets claimed proved.",
+            "challenges and configs for the targets claimed proved; blueprint: leanblueprint "
+            "LaTeX with computed \\leanok and \\uses (-o DIR).",
         ),
     ] = "json",
     output: Annotated[
@@ -1013,16 +1016,27 @@ def export(
     """Open targets as prover tasks, or Comparator challenges for the targets claimed proved."""
     if fmt not in EXPORT_FORMATS:
         _usage("--format", f"unknown format {fmt!r}; choose one of {', '.join(EXPORT_FORMATS)}")
-    if fmt == "comparator" and output is None:
-        _usage("--output", "--format comparator writes a directory: give -o DIR")
+    if fmt in ("comparator", "blueprint") and output is None:
+        _usage("--output", f"--format {fmt} writes a directory: give -o DIR")
     with _input_errors():
         analysis = _analysis(root, ids)
-        if fmt == "comparator":
+        if fmt in ("comparator", "blueprint"):
             assert output is not None
             if output.exists() and not output.is_dir():
                 raise InputError.single(output, 1, "output exists and is not a directory")
             if not output.exists() and not output.parent.is_dir():
                 raise InputError.single(output, 1, "parent of the output directory does not exist")
+        if fmt == "blueprint":
+            assert output is not None
+            written = write_blueprint(analysis, output)
+            index = f"{output.resolve().name}/{BLUEPRINT_INDEX.removesuffix('.tex')}"
+            err.print(
+                f"wrote {plural(len(written), 'file')} to {escape(str(output))} "
+                f"(add \\input{{{escape(index)}}} to the blueprint's content.tex)"
+            )
+            return
+        if fmt == "comparator":
+            assert output is not None
             written = write_export(analysis, output)
             expected = (analysis.root / CHALLENGE_DIR).resolve()
             if output.resolve() != expected:
