@@ -37,6 +37,7 @@ from missions.checks import KernelEvidence, apply_kernel, load_evidence
 from missions.comparator import CHALLENGE_DIR, comparator_violations, write_export
 from missions.errors import InputError, Problem
 from missions.export import dojo_records, export_dojo, export_json
+from missions.formalization import write_records
 from missions.frontier import frontier, frontier_json
 from missions.gate import GateResult, run_gate
 from missions.github import append_summary, gate_annotations, gate_summary, problem_annotations
@@ -78,7 +79,7 @@ from missions.render import (
 from missions.report import gate_json, report_json, report_markdown, status_json
 from missions.roots import check_root, find_root, lean_file_stats, library_roots
 from missions.scaffold import next_steps, plan, write
-from missions.settings import load_settings
+from missions.settings import load_settings, settings_path
 from missions.stamps import check_stampable, stamp_witnesses
 from missions.status import Analysis, Violation, analyze
 from missions.sync import (
@@ -845,7 +846,7 @@ def sync(
 REPORT_FORMATS = ("md", "json", "html", "badges")
 #: Where a published badge file is read from (the published directory's URL goes at the end).
 BADGE_URL = "https://img.shields.io/endpoint?url=<published URL of DIR>/"
-EXPORT_FORMATS = ("json", "dojo", "comparator", "blueprint")
+EXPORT_FORMATS = ("json", "dojo", "comparator", "blueprint", "formalization")
 BUDGETS = ("quick", "full")
 
 
@@ -1000,7 +1001,8 @@ def export(
             metavar=_choices(EXPORT_FORMATS),
             help="json: task list; dojo: LeanDojo theorem records; comparator: Comparator "
             "challenges and configs for the targets claimed proved; blueprint: leanblueprint "
-            "LaTeX with computed \\leanok and \\uses (-o DIR).",
+            "LaTeX with computed \\leanok and \\uses (-o DIR); formalization: a registry "
+            "formalization.yaml (v0.4) per mission (-o DIR).",
         ),
     ] = "json",
     output: Annotated[
@@ -1016,16 +1018,30 @@ def export(
     """Open targets as prover tasks, or Comparator challenges for the targets claimed proved."""
     if fmt not in EXPORT_FORMATS:
         _usage("--format", f"unknown format {fmt!r}; choose one of {', '.join(EXPORT_FORMATS)}")
-    if fmt in ("comparator", "blueprint") and output is None:
+    if fmt in ("comparator", "blueprint", "formalization") and output is None:
         _usage("--output", f"--format {fmt} writes a directory: give -o DIR")
     with _input_errors():
         analysis = _analysis(root, ids)
-        if fmt in ("comparator", "blueprint"):
+        if fmt in ("comparator", "blueprint", "formalization"):
             assert output is not None
             if output.exists() and not output.is_dir():
                 raise InputError.single(output, 1, "output exists and is not a directory")
             if not output.exists() and not output.parent.is_dir():
                 raise InputError.single(output, 1, "parent of the output directory does not exist")
+        if fmt == "formalization":
+            assert output is not None
+            settings = load_settings(analysis.root)
+            try:
+                written = write_records(analysis, settings.formalization, output)
+            except ValueError as exc:
+                raise InputError.single(
+                    settings_path(analysis.root),
+                    1,
+                    f"cannot export a valid formalization.yaml: {exc} (set formalization: "
+                    "authors, license, … in missions.yaml)",
+                ) from None
+            err.print(f"wrote {plural(len(written), 'file')} to {escape(str(output))}")
+            return
         if fmt == "blueprint":
             assert output is not None
             written = write_blueprint(analysis, output)

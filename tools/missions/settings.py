@@ -50,11 +50,42 @@ class PolicySettings(BaseModel):
     readme_table: str | None = None
 
 
+class AutomationMethod(BaseModel):
+    """One phase or tool of how the formalization was produced (formalization.yaml's
+    ``automation.methods`` entry): a fact about the project the sources cannot show."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    method: Literal["manual", "copilot", "agent", "autonomous", "other"]
+    models: tuple[str, ...] = ()
+    framework: str | None = None
+    tool_setup: str | None = None
+    prompting_notes: str | None = None
+
+
+class FormalizationSettings(BaseModel):
+    """What ``export --format formalization`` cannot compute: who, under which licence, how
+    the work was produced and reviewed. Left out, authors come from git and the rest says
+    that it was not recorded, never a guess."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    #: who did the formalization (default: the authors of the mission's files in git)
+    authors: tuple[str, ...] = ()
+    maintainers: tuple[str, ...] = ()
+    #: an SPDX identifier; ``NOASSERTION`` (SPDX's "not stated") until the project names one
+    license: str = Field(default="NOASSERTION", min_length=1)
+    automation: tuple[AutomationMethod, ...] = ()
+    review: str = Field(default="unchecked", min_length=1)
+    reviewers: tuple[str, ...] = ()
+
+
 class Settings(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     kernel: KernelSettings = Field(default_factory=KernelSettings)
     policy: PolicySettings = Field(default_factory=PolicySettings)
+    formalization: FormalizationSettings = Field(default_factory=FormalizationSettings)
 
 
 def settings_path(root: Path) -> Path:
