@@ -35,6 +35,7 @@ from missions.blueprint import write_blueprint
 from missions.catalog import Catalog, load_catalog
 from missions.checks import KernelEvidence, apply_kernel, load_evidence
 from missions.comparator import CHALLENGE_DIR, comparator_violations, write_export
+from missions.diff import diff_against, diff_json, diff_markdown
 from missions.errors import InputError, Problem
 from missions.export import dojo_records, export_dojo, export_json
 from missions.formalization import write_records
@@ -911,6 +912,27 @@ def report(
         else:
             text = report_markdown(analysis, gate)
     _write_output(text, output)
+
+
+@command("What a change does against a base commit: proofs won and lost, pins moved.")
+def diff(
+    base: Annotated[str, typer.Argument(metavar="BASE", help="The commit to compare with.")],
+    root: RootOption = None,
+    as_json: JsonOption = False,
+    output: Annotated[
+        Path | None,
+        typer.Option("--output", "-o", metavar="FILE", help="Write to this file."),
+    ] = None,
+) -> None:
+    """Targets proved or lost (by evidence tier), pins moved with their reasons, lint
+    findings accepted and witnesses gone stale, between BASE and the working tree: Markdown
+    for a pull-request comment, or --json."""
+    with _input_errors():
+        found = diff_against(_root(root), base)
+    if as_json:
+        _write_output(json.dumps(diff_json(found), indent=2, ensure_ascii=False) + "\n", output)
+    else:
+        _write_output(diff_markdown(found), output)
 
 
 @command("Targets to work on now: open, with every dependency proved.", name="next")
