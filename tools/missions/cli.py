@@ -69,6 +69,7 @@ from missions.pins import (
     pin_commit,
     pin_state,
 )
+from missions.progress import progress_lines, weekly_progress
 from missions.render import (
     advice_lines,
     frontier_lines,
@@ -388,6 +389,14 @@ def status(
     why: Annotated[
         bool, typer.Option("--why", help="Show every reason (default: the first per target).")
     ] = False,
+    progress: Annotated[
+        bool,
+        typer.Option(
+            "--progress",
+            help="Also the weekly series from git history: targets by recorded status and "
+            "evidence tier, pin moves, lint allow comments.",
+        ),
+    ] = False,
 ) -> None:
     """Missions and targets with their status and evidence.
 
@@ -427,10 +436,18 @@ def status(
         # the one stored answer is the whole workspace's: `status ID` is answered from it
         answers.store(resolved, key, text, content_key)
         incremental.remember(analysis, data, inputs, texts, linted)
+    if progress:  # beyond the stored answer: it depends on history, not only on files
+        with _input_errors():
+            paths = {m.id: m.file.path for m in analysis.missions}
+            data["progress"] = weekly_progress(resolved, paths)
+        fields = {k: v for k, v in data.items() if k != "missions"}
+        text = incremental.assemble(fields, texts)
     if as_json:
         sys.stdout.write(text)
         return
     print_status(out, data, why=why)
+    if progress:
+        _write_plain(progress_lines(data["progress"]))
 
 
 def _lint_line(finding: LintFinding) -> Text:

@@ -22,10 +22,12 @@ from pathlib import Path
 from typing import Any
 from xml.etree.ElementTree import Element
 
+from missions.chart import progress_section
 from missions.frontier import frontier
 from missions.gate import GateResult
 from missions.history import HistoryEvent, mission_histories
 from missions.lean.lexer import CHAR, DOC, HASH, IDENT, MODDOC, NUMBER, STRING, lex
+from missions.progress import weekly_progress
 from missions.render import plural, summary_line
 from missions.report import report_json
 from missions.status import Analysis, MissionStatus, TargetStatus
@@ -187,6 +189,8 @@ pre.lean {{ background: {_bg("panel")}; color: {_fg("panel")}; padding: 12px; ov
 pre.lean .doc, pre.lean .cm {{ font-style: italic; }}
 figure.graph {{ margin: 8px 0; overflow-x: auto; }}
 figure.graph svg {{ max-width: 100%; height: auto; }}
+svg.chart {{ width: 100%; max-width: 640px; height: auto; }}
+.swatch {{ display: inline-block; width: 10px; height: 10px; margin: 0 4px 0 10px; }}
 .node text {{ font: 13px ui-monospace, Menlo, Consolas, "DejaVu Sans Mono", monospace; }}
 .node rect {{ stroke-width: 1.5; }}
 .node.goal rect {{ stroke-width: 3; }}
@@ -1208,6 +1212,8 @@ def index_page(data: dict[str, Any], analysis: Analysis, footer: str) -> str:
             f'<ul class="cards">{"".join(cards)}</ul>',
             '<h2 id="frontier">Frontier</h2>',
             _frontier_section(analysis),
+            '<h2 id="progress">Progress</h2>',
+            progress_section(data.get("progress")),
             '<h2 id="gate">Gate</h2>',
             gate_html,
         ]
@@ -1232,6 +1238,9 @@ def write_dashboard(
 
         witnesses = load_results(str(analysis.root))
     data = report_json(analysis, gate, witnesses)
+    data["progress"] = weekly_progress(
+        analysis.root, {m.id: m.file.path for m in analysis.missions}
+    )
     out_dir.mkdir(parents=True, exist_ok=True)
     footer = _footer(data)
     written: list[Path] = []

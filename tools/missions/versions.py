@@ -27,7 +27,7 @@ from missions.gitinfo import run_git
 from missions.yamlio import fast_load
 
 #: What the cache holds per blob changes with this.
-CACHE_VERSION = "2"
+CACHE_VERSION = "3"
 CACHE_FILE = "ratchet-versions.json"
 
 
@@ -42,43 +42,53 @@ class Commit:
 @dataclass(frozen=True)
 class Version:
     """One committed mission file: its statement pin and, when it lists targets, the status
-    it records per target (None where a target records none)."""
+    and evidence it records per target (None where a target records none)."""
 
     commit: Commit
     pin: str | None
     statuses: dict[str, str | None] | None
+    evidence: dict[str, str | None] | None = None
 
 
 def read_version(text: str) -> list[object] | None:
-    """``[pin, statuses]`` of one mission document (the cached form), None if no mapping."""
+    """``[pin, statuses, evidence]`` of one mission document (the cached form), None if no
+    mapping."""
     data = fast_load(text)
     if not isinstance(data, dict):
         return None
     lean = data.get("lean")
     pin = lean.get("statement_pin") if isinstance(lean, dict) else None
     statuses: dict[str, str | None] | None = None
+    evidence: dict[str, str | None] | None = None
     if isinstance(data.get("targets"), list):
-        statuses = {}
+        statuses, evidence = {}, {}
         for target in data["targets"]:
             if isinstance(target, dict) and isinstance(target.get("id"), str):
-                status = target.get("status")
+                status, tier = target.get("status"), target.get("evidence")
                 statuses[target["id"]] = status if isinstance(status, str) else None
-    return [pin if isinstance(pin, str) else None, statuses]
+                evidence[target["id"]] = tier if isinstance(tier, str) else None
+    return [pin if isinstance(pin, str) else None, statuses, evidence]
 
 
-def _cached(entry: object) -> tuple[str | None, dict[str, str | None] | None] | None:
+def _by_target(value: object) -> bool:
+    return value is None or (
+        isinstance(value, dict) and all(v is None or isinstance(v, str) for v in value.values())
+    )
+
+
+Cached = tuple[str | None, dict[str, str | None] | None, dict[str, str | None] | None]
+
+
+def _cached(entry: object) -> Cached | None:
     """A cache entry as it must be, else None (a damaged entry is read again)."""
-    if not isinstance(entry, list) or len(entry) != 2:
+    if not isinstance(entry, list) or len(entry) != 3:
         return None
-    pin, statuses = entry
+    pin, statuses, evidence = entry
     if pin is not None and not isinstance(pin, str):
         return None
-    if statuses is not None and not (
-        isinstance(statuses, dict)
-        and all(v is None or isinstance(v, str) for v in statuses.values())
-    ):
+    if not _by_target(statuses) or not _by_target(evidence):
         return None
-    return pin, statuses
+    return pin, statuses, evidence
 
 
 def committed_versions(root: Path, paths: Iterable[Path]) -> dict[Path, list[Version]]:
