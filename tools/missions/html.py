@@ -1,9 +1,12 @@
 """A static HTML dashboard of the catalog: an index of mission cards and a page per mission.
 
-Everything is rendered here, in Python, so the pages work offline and without JavaScript:
-``$...$`` / ``$$...$$`` mathematics becomes MathML (which browsers render natively), Lean
-statements are highlighted with the project's own lexer, and each mission's dependency
-graph is laid out here and drawn as inline SVG. The only external addresses are plain links
+The pages are Jinja2 templates (``missions/templates``: ``base.html``, ``index.html``,
+``mission.html``, ``target.html``), autoescaped, so a designer changes a page without reading
+Python and text from a mission file is never markup. What needs computing is rendered here
+and handed to them as HTML: ``$...$`` / ``$$...$$`` mathematics becomes MathML (which
+browsers render natively), Lean statements are highlighted with the project's own lexer, and
+each mission's dependency graph is laid out here and drawn as inline SVG. The pages work
+offline and without JavaScript. The only external addresses are plain links
 to a mission's sources (arXiv, DOI, its own URL); no page loads anything from the network.
 
 Colours come from :data:`PALETTE` (text on background pairs, WCAG AA: contrast ≥ 4.5:1) and
@@ -13,6 +16,7 @@ from them, so the tests that check the ratios check what the pages use.
 
 from __future__ import annotations
 
+import functools
 import html
 import itertools
 import re
@@ -21,6 +25,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from xml.etree.ElementTree import Element
+
+from jinja2 import Environment, PackageLoader, StrictUndefined
+from markupsafe import Markup
 
 from missions.chart import progress_section
 from missions.frontier import frontier
@@ -606,23 +613,6 @@ def page_name(mission_id: str) -> str:
     return "mission-index.html" if mission_id == "index" else f"{mission_id}.html"
 
 
-def _document(title: str, body: str, crumbs: str, footer: str) -> str:
-    return (
-        "<!DOCTYPE html>\n"
-        '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f"<title>{esc(title)}</title>\n"
-        '<link rel="icon" href="data:,">\n'
-        '<link rel="stylesheet" href="style.css">\n'
-        "</head>\n<body>\n"
-        '<a class="skip" href="#main">Skip to content</a>\n'
-        f'<header class="site"><nav aria-label="Breadcrumb">{crumbs}</nav></header>\n'
-        f'<main id="main">\n{_scrollable_tables(body)}\n</main>\n'
-        f'<footer class="site">{footer}</footer>\n'
-        "</body>\n</html>\n"
-    )
-
-
 def _scrollable_tables(body: str) -> str:
     """Every table in a box of its own that scrolls sideways, so a wide table never makes
     the page scroll on a phone (focusable, so a keyboard can scroll it too)."""
@@ -638,18 +628,6 @@ def _chip(text: str, cls: str, title: str | None = None) -> str:
 
 #: How a checker's verdict is coloured: "not run" is never shown as a pass.
 _VERDICT_CLS = {"passed": "pass", "failed": "fail", "not run": "neutral"}
-
-
-def _checks_html(checks: dict[str, dict[str, str]]) -> str:
-    """The target's verdict record: one chip per checker, its detail on hover."""
-    return "".join(
-        _chip(
-            f"{name}: {check['verdict']}",
-            _VERDICT_CLS.get(check["verdict"], "fail"),
-            check["detail"],
-        )
-        for name, check in checks.items()
-    )
 
 
 def _status_cls(status: str) -> str:
@@ -729,33 +707,6 @@ def _lint_text(counts: dict[str, int] | None) -> str:
     if not counts["unaccepted"] and not counts["accepted"]:
         return "no findings"
     return f"{counts['unaccepted']} unaccepted, {counts['accepted']} accepted"
-
-
-def _lint_section(findings: list[dict[str, Any]]) -> str:
-    """Every lint finding of the mission's statement closure, accepted ones with the reason."""
-    if not findings:
-        return '<h2 id="lint">Lint</h2>\n<p class="muted">No findings.</p>'
-    rows = []
-    for f in findings:
-        if f["accepted"]:
-            verdict = _chip("accepted", "pass") + " " + render_inline(f["reason"] or "")
-        elif f["level"] == "warning":
-            verdict = _chip("warning", "neutral")
-        else:
-            verdict = _chip("not accepted", "fail")
-        rows.append(
-            f"<tr><td><code>{esc(f['rule'])}</code></td>"
-            f"<td><code>{esc(f['path'])}:{esc(f['line'])}</code></td>"
-            f"<td>{render_inline(f['message'])}</td><td>{verdict}</td></tr>"
-        )
-    return (
-        '<h2 id="lint">Lint</h2>\n'
-        "<p>Source-level lints of the statement closure (<code>missions lint</code>). A finding "
-        "is accepted by a <code>-- lint: allow RULE because REASON</code> comment.</p>\n"
-        "<table><thead><tr><th scope='col'>Rule</th><th scope='col'>Where</th>"
-        "<th scope='col'>Finding</th><th scope='col'>Accepted because</th></tr></thead>"
-        f"<tbody>{''.join(rows)}</tbody></table>"
-    )
 
 
 def _nonvacuity_summary(targets: Sequence[dict[str, Any]]) -> str:
@@ -841,29 +792,29 @@ def _short(sha: str | None) -> str:
     return sha[:10] if sha else "-"
 
 
-def _target_section(
+def _target_view(
     target: dict[str, Any],
     status: TargetStatus,
     source_anchor: dict[str, str],
     witness: str | None,
-) -> str:
-    tid = target["id"]
+) -> dict[str, Any]:
+    """What ``templates/target.html`` shows of one target."""
     info = status.target
     prov = target["provenance"]
     statement_origin = ORIGIN_LABELS.get(prov["statement"], prov["statement"])
     proof_origin = ORIGIN_LABELS.get(prov.get("proof", "none"), prov.get("proof", "none"))
-    chips = [
-        _chip(target["kind"], "neutral"),
-        _chip(target["status"], target["status"]),
-        _chip(f"Statement: {statement_origin}", "origin", "where the statement comes from"),
-        _chip(f"Proof: {proof_origin}", "origin", "where the proof comes from"),
+    chips: list[tuple[str, ...]] = [
+        (target["kind"], "neutral"),
+        (target["status"], target["status"]),
+        (f"Statement: {statement_origin}", "origin", "where the statement comes from"),
+        (f"Proof: {proof_origin}", "origin", "where the proof comes from"),
     ]
     if witness is not None:
-        chips.append(_chip(f"witness: {witness}", witness if witness != "not run" else "neutral"))
+        chips.append((f"witness: {witness}", witness if witness != "not run" else "neutral"))
     if target.get("lint") is not None:
         unaccepted = target["lint"]["unaccepted"]
         chips.append(
-            _chip(
+            (
                 f"lint: {_lint_text(target['lint'])}",
                 "fail" if unaccepted else "pass",
                 "lint findings in what this statement reaches (missions lint)",
@@ -872,182 +823,61 @@ def _target_section(
         if isinstance(target.get("witness"), dict):
             nonvacuous = _nonvacuous_text(target["witness"])
             chips.append(
-                _chip(
+                (
                     f"non-vacuous: {nonvacuous}",
                     {"yes": "pass", "no": "fail"}.get(nonvacuous, "neutral"),
                     "one instance satisfies every hypothesis of the Lean statement",
                 )
             )
-    rows: list[tuple[str, str]] = []
-    if target["statement"]:
-        rows.append(("Statement", f"<code>{esc(target['statement'])}</code>"))
-    if target["proof"]:
-        rows.append(("Proof", f"<code>{esc(target['proof'])}</code>"))
-    if info.external is not None:
-        ext = info.external
-        where = esc(ext.repository) + (f" at <code>{esc(ext.commit)}</code>" if ext.commit else "")
-        if ext.name:
-            where += f", <code>{esc(ext.name)}</code>"
-        rows.append(("Lives in", where))
-    rows.append(("Evidence", esc(target["evidence"] or "none")))
+    checks = []
     if target.get("checks") and target["kind"] != "external":
-        rows.append(("Checks", _checks_html(target["checks"])))
-    if target["depends_on"]:
-        deps = ", ".join(f'<a href="#target-{esc(d)}">{esc(d)}</a>' for d in target["depends_on"])
-        rows.append(("Depends on", deps))
-    if info.source:
-        anchor = source_anchor.get(info.source)
-        name = f'<a href="#{anchor}">{esc(info.source)}</a>' if anchor else esc(info.source)
-        rows.append(("Source", name + (f", {esc(info.locator)}" if info.locator else "")))
-    if info.step or info.method:
-        rows.append(("Step", esc(" · ".join(x for x in (info.step, info.method) if x))))
-    if info.facts:
-        rows.append(("Facts", esc(", ".join(info.facts))))
-    if prov.get("where"):
-        rows.append(("Provenance", esc(prov["where"])))
-    if info.witness:
-        details = target.get("witness")
-        extra = f"<br>{_witness_details(details)}" if isinstance(details, dict) else ""
-        rows.append(("Witness", f"<code>{esc(info.witness)}</code> ({esc(witness)}){extra}"))
-    details = "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in rows)
-    parts = [
-        f'<article class="target" id="target-{esc(tid)}">',
-        f"<h3>{esc(target['title'])} <code>{esc(tid)}</code></h3>",
-        f'<p class="chips">{"".join(chips)}</p>',
-        f'<div class="informal">{render_text(target["informal"])}</div>',
-    ]
-    if target.get("lean"):
-        parts.append(
-            f'<pre class="lean" aria-label="Lean statement of {esc(tid)}"><code>'
-            f"{highlight_lean(target['lean'])}</code></pre>"
-        )
-    parts.append(f"<dl>{details}</dl>")
-    if target["reasons"] and target["status"] != "proved":
-        first, *rest = target["reasons"]
-        heading = "Not counted here" if target["status"] == "external" else "Why not proved"
-        parts.append(f'<p class="why"><strong>{heading}:</strong> {esc(first)}</p>')
-        if rest:
-            more = "".join(f"<li>{esc(r)}</li>" for r in rest)
-            noun = "reason" if len(rest) == 1 else "reasons"
-            parts.append(
-                f"<details><summary>{len(rest)} more {noun}</summary><ul>{more}</ul></details>"
-            )
-    parts.append("</article>")
-    return "\n".join(parts)
+        checks = [
+            (f"{name}: {c['verdict']}", _VERDICT_CLS.get(c["verdict"], "fail"), c["detail"])
+            for name, c in target["checks"].items()
+        ]
+    details = target.get("witness")
+    why = target["reasons"] if target["reasons"] and target["status"] != "proved" else []
+    return {
+        "id": target["id"],
+        "title": target["title"],
+        "chips": chips,
+        "informal": Markup(render_text(target["informal"])),
+        "lean": Markup(highlight_lean(target["lean"])) if target.get("lean") else None,
+        "statement": target["statement"],
+        "proof": target["proof"],
+        "external": info.external,
+        "evidence": target["evidence"],
+        "checks": checks,
+        "depends_on": target["depends_on"],
+        "source": info.source,
+        "source_anchor": source_anchor.get(info.source) if info.source else None,
+        "locator": info.locator,
+        "step": " · ".join(x for x in (info.step, info.method) if x),
+        "facts": ", ".join(info.facts),
+        "where": prov.get("where"),
+        "witness": info.witness,
+        "witness_state": witness,
+        "witness_details": Markup(_witness_details(details)) if isinstance(details, dict) else None,
+        "why": why,
+        "why_heading": "Not counted here" if target["status"] == "external" else "Why not proved",
+    }
 
 
-PROVENANCE_HELP = (
-    "<details><summary>How statement and proof provenance work</summary>"
-    "<p>The first chip gives the origin of the statement; the second the origin of its "
-    "proof.</p><ul>"
-    "<li><strong>Literature-sourced</strong>: the statement appears in a cited source; only "
-    "wording and notation differ.</li>"
-    "<li><strong>AI-adapted</strong>: a semantically identical restatement of "
-    "literature-sourced material, modulo indexing, notation and boundary cases.</li>"
-    "<li><strong>AI-generated</strong>: a new statement formulated by AI, with no source for "
-    "the claim itself.</li></ul>"
-    "<p>These labels describe origin, not correctness: status, evidence and citations are "
-    "separate.</p></details>"
-)
-
-
-def _history_section(entry: dict[str, Any], events: list[HistoryEvent]) -> str:
-    parts = ['<h2 id="history">History</h2>']
-    revisions = entry["statement_history"]
-    parts.append("<h3>Statement revisions</h3>")
-    if revisions:
-        rows = "".join(
-            f"<tr><td>{esc(r['revision'])}</td><td>{esc(r['date'])}</td>"
-            f"<td>{esc(r['reason'])}</td><td><code>{esc(r['digest'][:19])}</code></td>"
-            f"<td><code>{esc(_short(r.get('commit')))}</code></td></tr>"
-            for r in revisions
-        )
-        parts.append(
-            "<table><thead><tr><th scope='col'>Revision</th><th scope='col'>Date</th>"
-            "<th scope='col'>Reason</th><th scope='col'>Digest</th>"
-            f"<th scope='col'>Commit</th></tr></thead><tbody>{rows}</tbody></table>"
-        )
-    else:
-        parts.append('<p class="muted">No revision recorded (statements not pinned yet).</p>')
-    regressions = entry.get("regressions") or []
-    if regressions:
-        parts.append("<h3>Recorded regressions</h3>")
-        rows = "".join(
-            f"<tr><td>{_target_link(r['target'])}</td><td>{esc(r['from'])} → "
-            f"{esc(r['to'] or 'not recorded')}</td><td>{esc(r['date'])}</td>"
-            f"<td>{esc(r['reason'])}</td><td><code>{esc(_short(r.get('commit')))}</code></td></tr>"
-            for r in regressions
-        )
-        parts.append(
-            "<table><thead><tr><th scope='col'>Target</th><th scope='col'>Change</th>"
-            "<th scope='col'>Date</th><th scope='col'>Reason</th>"
-            f"<th scope='col'>Commit</th></tr></thead><tbody>{rows}</tbody></table>"
-        )
-    parts.append("<h3>Pin and status changes in git</h3>")
-    if events:
-        rows = "".join(
-            f"<tr><td>{esc(e.date.date().isoformat())}</td>"
-            f'<td><code title="{esc(e.sha)}">{esc(e.short)}</code></td>'
-            f"<td>{esc(e.author)}</td><td>{_event_change(e)}</td>"
-            f"<td>{esc(e.summary)}</td></tr>"
-            for e in reversed(events)
-        )
-        parts.append(
-            "<table><thead><tr><th scope='col'>Date</th><th scope='col'>Commit</th>"
-            "<th scope='col'>Author</th><th scope='col'>Change</th>"
-            f"<th scope='col'>Commit message</th></tr></thead><tbody>{rows}</tbody></table>"
-        )
-    else:
-        parts.append('<p class="muted">No git history for this mission file.</p>')
-    return "\n".join(parts)
-
-
-def _target_link(target_id: str) -> str:
-    return f'<a href="#target-{esc(target_id)}">{esc(target_id)}</a>'
-
-
-def _placeholder_note(entry: dict[str, Any]) -> str:
-    """A draft's visible warning: where the TODO placeholders of ``missions new`` are left."""
-    found = entry.get("placeholders") or []
-    if not found:
-        return ""
-    items = "".join(
-        f"<li><code>{esc(p['file'])}:{esc(p['line'])}</code> {esc(p['text'])}</li>"
-        for p in found[:10]
-    )
-    more = f"<li>and {len(found) - 10} more</li>" if len(found) > 10 else ""
-    noun = "placeholder" if len(found) == 1 else "placeholders"
-    return (
-        f'<div class="draft"><p><strong>Draft:</strong> {len(found)} TODO {noun} left by '
-        f"<code>missions new</code>; the gate fails until they are filled in.</p>"
-        f"<ul>{items}{more}</ul></div>"
-    )
-
-
-def _event_change(event: HistoryEvent) -> str:
-    if event.kind == "pin":
-        before = f"<code>{esc(event.before[:19])}</code>" if event.before else "none"
-        after = f"<code>{esc(event.after[:19])}</code>" if event.after else "none"
-        return f"statement pin {before} → {after}"
-    link = f'<a href="#target-{esc(event.target)}">{esc(event.target)}</a>'
-    return f"{link}: {esc(event.before or 'none')} → {esc(event.after or 'none')}"
-
-
-def _footer(data: dict[str, Any]) -> str:
-    commit = f" from commit <code>{esc(_short(data['commit']))}</code>" if data["commit"] else ""
-    return (
-        f"Generated {esc(data['generated'])}{commit} by <code>missions report --format html"
-        "</code>. Evidence <em>source</em> means no <code>sorry</code> is visible to a source "
-        "scan (not compiled); <em>kernel</em> means Lean checked it."
-    )
+def _footer(data: dict[str, Any]) -> dict[str, Any]:
+    """What every page's footer (``templates/base.html``) says: when and from which commit."""
+    return {
+        "generated": data["generated"],
+        "commit": _short(data["commit"]) if data["commit"] else None,
+    }
 
 
 def mission_page(
     entry: dict[str, Any],
     mission: MissionStatus,
     events: list[HistoryEvent],
-    footer: str,
+    footer: dict[str, Any],
 ) -> str:
+    """A mission's page (``templates/mission.html``) from its report entry."""
     counts = _counts(entry["targets"])
     source_anchor = {s["key"]: f"source-{i}" for i, s in enumerate(entry["sources"], 1)}
     witness_states = [
@@ -1055,170 +885,147 @@ def mission_page(
         for t, s in zip(entry["targets"], mission.targets, strict=True)
     ]
     meta = [
-        ("Mission", f"<code>{esc(entry['id'])}</code>"),
-        ("Category", esc(entry["category"])),
-        ("Status", _chip(entry["status"], _status_cls(entry["status"]))),
-        ("Targets", esc(_count_text(counts))),
-        ("Lean module", f"<code>{esc(entry['module'])}</code>"),
-        ("Statement pin", esc(_pin_text(entry["pin"]))),
-        ("Evidence", esc(_evidence_text(entry["targets"]))),
-        (
-            "Witnesses",
-            esc(_witness_summary(witness_states) + _nonvacuity_summary(entry["targets"])),
-        ),
-        ("Lint", esc(_lint_text(entry.get("lint")))),
+        ("Mission", Markup("<code>{}</code>").format(entry["id"])),
+        ("Category", entry["category"]),
+        ("Status", Markup(_chip(entry["status"], _status_cls(entry["status"])))),
+        ("Targets", _count_text(counts)),
+        ("Lean module", Markup("<code>{}</code>").format(entry["module"])),
+        ("Statement pin", _pin_text(entry["pin"])),
+        ("Evidence", _evidence_text(entry["targets"])),
+        ("Witnesses", _witness_summary(witness_states) + _nonvacuity_summary(entry["targets"])),
+        ("Lint", _lint_text(entry.get("lint"))),
     ]
-    toc = "".join(
-        f'<li><a href="#{a}">{t}</a></li>'
-        for a, t in (
-            ("summary", "Summary"),
-            ("graph", "Dependency graph"),
-            ("targets", "Targets"),
-            ("sources", "Sources"),
-            ("conventions", "Conventions"),
-            ("lint", "Lint"),
-            ("history", "History"),
-        )
-    )
-    legend = "".join(f"<li>{_chip(s, s)}</li>" for s in STATUSES)
-    sources = []
-    for i, source in enumerate(entry["sources"], 1):
-        locators = "".join(f"<li>{render_inline(x)}</li>" for x in source.get("locators", []))
-        links = _source_links(source)
-        sources.append(
-            f'<li id="source-{i}"><p>{render_inline(source["citation"])} '
-            f'<span class="muted">[{esc(source["key"])}]</span></p>'
-            + (f"<p>{links}</p>" if links else "")
-            + (f"<ul>{locators}</ul>" if locators else "")
-            + "</li>"
-        )
-    conventions = "".join(f"<li>{render_inline(c)}</li>" for c in entry["conventions"])
-    targets = "\n".join(
-        _target_section(t, s, source_anchor, w)
-        for t, s, w in zip(entry["targets"], mission.targets, witness_states, strict=True)
-    )
-    body = "\n".join(
-        [
-            f"<h1>{esc(entry['title'])}</h1>",
-            f'<nav class="toc" aria-label="On this page"><ul>{toc}</ul></nav>',
-            '<dl class="meta">' + "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in meta) + "</dl>",
-            _bar(counts),
-            _placeholder_note(entry),
-            '<h2 id="summary">Summary</h2>',
-            render_text(entry["summary"]),
-            '<h2 id="graph">Dependency graph</h2>',
-            '<figure class="graph">',
-            dependency_svg(entry),
-            "<figcaption>Arrows run from a target to the targets that use it, ending at the "
-            "goal (heavier outline). Each node links to its target below. "
-            f'<ul class="legend" aria-label="Status colours">{legend}</ul></figcaption>',
-            "</figure>",
-            '<h2 id="targets">Targets</h2>',
-            PROVENANCE_HELP,
-            targets,
-            '<h2 id="sources">Sources</h2>',
-            f'<ol class="sources">{"".join(sources)}</ol>',
-            '<h2 id="conventions">Conventions</h2>',
-            f"<ul>{conventions}</ul>" if conventions else '<p class="muted">None recorded.</p>',
-            _lint_section(entry.get("lint_findings", [])),
-            _history_section(entry, events),
-        ]
-    )
-    crumbs = f'<a href="index.html">Missions</a> › {esc(entry["id"])}'
-    return _document(f"{entry['title']} · missions", body, crumbs, footer)
-
-
-def _frontier_section(analysis: Analysis) -> str:
-    """What can be worked on now (``missions next``): open targets with proved dependencies."""
-    items = frontier(analysis)
-    if not items:
-        return "<p>Nothing is on the frontier: every open target waits on a dependency.</p>"
-    rows = "".join(
-        f'<tr><td><a href="{esc(page_name(i.mission))}#target-{esc(i.target)}">'
-        f"{esc(i.mission)} / {esc(i.target)}</a></td>"
-        f"<td>{_chip(i.status, _status_cls(i.status))}</td>"
-        f"<td><code>{esc(i.file)}:{esc(i.line)}</code></td>"
-        f"<td>{esc(i.reasons[0] if i.reasons else '-')}</td></tr>"
-        for i in items
-    )
-    return (
-        f"<p>{len(items)} target(s) can be worked on now (<code>missions next</code>).</p>"
-        "<table><thead><tr><th scope='col'>Target</th><th scope='col'>Status</th>"
-        "<th scope='col'>Where</th><th scope='col'>Why open</th></tr></thead>"
-        f"<tbody>{rows}</tbody></table>"
+    sources = [
+        {
+            "key": source["key"],
+            "citation": Markup(render_inline(source["citation"])),
+            "links": Markup(_source_links(source)),
+            "locators": [Markup(render_inline(x)) for x in source.get("locators", [])],
+        }
+        for source in entry["sources"]
+    ]
+    lint = [
+        {
+            **finding,
+            "message": Markup(render_inline(finding["message"])),
+            "reason": Markup(render_inline(finding["reason"] or "")),
+        }
+        for finding in entry.get("lint_findings", [])
+    ]
+    return render_page(
+        "mission.html",
+        title=f"{entry['title']} · missions",
+        footer=footer,
+        id=entry["id"],
+        title_text=entry["title"],
+        toc=TOC,
+        meta=meta,
+        bar=Markup(_bar(counts)),
+        placeholders=entry.get("placeholders") or [],
+        summary=Markup(render_text(entry["summary"])),
+        graph=Markup(dependency_svg(entry)),
+        statuses=STATUSES,
+        targets=[
+            _target_view(t, s, source_anchor, w)
+            for t, s, w in zip(entry["targets"], mission.targets, witness_states, strict=True)
+        ],
+        sources=sources,
+        conventions=[Markup(render_inline(c)) for c in entry["conventions"]],
+        lint=lint,
+        revisions=entry["statement_history"],
+        regressions=entry.get("regressions") or [],
+        events=list(reversed(events)),
+        short=_short,
     )
 
 
-def _findings_table(findings: list[dict[str, Any]]) -> str:
-    rows = "".join(
-        f"<tr><td><code>{esc(v['rule'])}</code></td>"
-        f"<td><code>{esc(v['file'] or '-')}:{esc(v['line'] or 1)}</code></td>"
-        f"<td>{esc(v['message'])}</td></tr>"
-        for v in findings
-    )
-    return (
-        "<table><thead><tr><th scope='col'>Rule</th><th scope='col'>Where</th>"
-        f"<th scope='col'>Message</th></tr></thead><tbody>{rows}</tbody></table>"
-    )
+#: The sections of a mission page, in order (anchor, heading).
+TOC = (
+    ("summary", "Summary"),
+    ("graph", "Dependency graph"),
+    ("targets", "Targets"),
+    ("sources", "Sources"),
+    ("conventions", "Conventions"),
+    ("lint", "Lint"),
+    ("history", "History"),
+)
 
 
-def index_page(data: dict[str, Any], analysis: Analysis, footer: str) -> str:
-    cards: list[str] = []
+def index_page(data: dict[str, Any], analysis: Analysis, footer: dict[str, Any]) -> str:
+    """The front page (``templates/index.html``) from the report's data."""
+    cards = []
     for entry, mission in zip(data["missions"], analysis.missions, strict=True):
         counts = _counts(entry["targets"])
         states = [
             _witness_state(t, s.target.witness)
             for t, s in zip(entry["targets"], mission.targets, strict=True)
         ]
-        rows = [
-            ("Targets", esc(_count_text(counts))),
-            ("Evidence", esc(_evidence_text(entry["targets"]))),
-            ("Witnesses", esc(_witness_summary(states) + _nonvacuity_summary(entry["targets"]))),
-            ("Lint", esc(_lint_text(entry.get("lint")))),
-            ("Pin", esc(_pin_text(entry["pin"]))),
-        ]
         cards.append(
-            '<li class="card">'
-            f'<h3><a href="{esc(page_name(entry["id"]))}">{esc(entry["title"])}</a></h3>'
-            f"<p>{_chip(entry['category'], 'neutral')}"
-            f"{_chip(entry['status'], _status_cls(entry['status']))} "
-            f"<code>{esc(entry['id'])}</code></p>"
-            + _bar(counts)
-            + "<dl>"
-            + "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in rows)
-            + "</dl></li>"
+            {
+                "id": entry["id"],
+                "title": entry["title"],
+                "page": page_name(entry["id"]),
+                "category": entry["category"],
+                "status": entry["status"],
+                "status_cls": _status_cls(entry["status"]),
+                "bar": Markup(_bar(counts)),
+                "rows": [
+                    ("Targets", _count_text(counts)),
+                    ("Evidence", _evidence_text(entry["targets"])),
+                    ("Witnesses", _witness_summary(states) + _nonvacuity_summary(entry["targets"])),
+                    ("Lint", _lint_text(entry.get("lint"))),
+                    ("Pin", _pin_text(entry["pin"])),
+                ],
+            }
         )
+    frontier_items = [
+        {
+            "href": f"{page_name(i.mission)}#target-{i.target}",
+            "mission": i.mission,
+            "target": i.target,
+            "status": i.status,
+            "status_cls": _status_cls(i.status),
+            "file": i.file,
+            "line": i.line,
+            "why": i.reasons[0] if i.reasons else "-",
+        }
+        for i in frontier(analysis)
+    ]
     gate = data["gate"]
-    gate_html = (
-        "<p>All gate rules pass.</p>"
-        if gate["ok"]
-        else f"<p>{plural(len(gate['violations']), 'gate violation')}.</p>"
-        + _findings_table(gate["violations"])
+    return render_page(
+        "index.html",
+        title="Missions dashboard",
+        footer=footer,
+        intro=summary_line(data) + ".",
+        statuses=STATUSES,
+        cards=cards,
+        frontier=frontier_items,
+        progress=Markup(progress_section(data.get("progress"))),
+        gate={**gate, "warnings": gate.get("warnings", [])},
     )
-    warnings = gate.get("warnings", [])
-    if warnings:
-        gate_html += (
-            f"<p>{plural(len(warnings), 'warning')} (they do not fail the gate).</p>"
-            + _findings_table(warnings)
-        )
-    intro = summary_line(data) + "."
-    legend = "".join(f"<li>{_chip(s, s)}</li>" for s in STATUSES)
-    body = "\n".join(
-        [
-            "<h1>Missions dashboard</h1>",
-            f"<p>{esc(intro)}</p>",
-            f'<ul class="legend" aria-label="Status colours">{legend}</ul>',
-            '<h2 id="missions">Missions</h2>',
-            f'<ul class="cards">{"".join(cards)}</ul>',
-            '<h2 id="frontier">Frontier</h2>',
-            _frontier_section(analysis),
-            '<h2 id="progress">Progress</h2>',
-            progress_section(data.get("progress")),
-            '<h2 id="gate">Gate</h2>',
-            gate_html,
-        ]
+
+
+@functools.cache
+def _templates() -> Environment:
+    """The page templates (``missions/templates``), autoescaped: a value is HTML only where
+    the Python side built it as such (``Markup``: highlighted Lean, MathML, SVG, chips)."""
+    environment = Environment(
+        loader=PackageLoader("missions", "templates"),
+        autoescape=True,
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
     )
-    return _document("Missions dashboard", body, "Missions", footer)
+    environment.filters["scrollable_tables"] = lambda text: Markup(_scrollable_tables(str(text)))
+    environment.globals["chip"] = lambda *args: Markup(_chip(*args))
+    environment.globals["plural"] = plural
+    return environment
+
+
+def render_page(template: str, **context: Any) -> str:
+    """One page of the dashboard from its template."""
+    return _templates().get_template(template).render(**context)
 
 
 def write_dashboard(
