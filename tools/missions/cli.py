@@ -54,13 +54,13 @@ from missions.kernel import (
 from missions.lean.lake import Diagnostic, Job, group_diagnostics, lake_executable, stream_build
 from missions.lean.premises import workspace_hypotheses
 from missions.lean.workspace import (
-    Workspace,
     load_import_closure,
     load_workspace,
-    start_loading,
 )
 from missions.lint import Finding as LintFinding
 from missions.lint import lint_in_background, lint_missions
+from missions.load import analyse, load
+from missions.mcp_server import serve
 from missions.pins import (
     UNCOMMITTED,
     apply_pin,
@@ -347,17 +347,7 @@ def _print_json(data: Any) -> None:
 
 
 def _analysis(root: Path | None, ids: list[str] | None, no_cache: bool = False) -> Analysis:
-    catalog, workspace = _load(_root(root), ids, no_cache)
-    return analyze(catalog, workspace, ids)
-
-
-def _load(resolved: Path, ids: list[str] | None, no_cache: bool) -> tuple[Catalog, Workspace]:
-    """The catalog and the scanned workspace; the YAML is parsed while the workers scan."""
-    with start_loading(resolved, use_cache=not no_cache) as loading:
-        catalog = load_catalog(resolved, use_cache=not no_cache)
-        catalog.select(ids or [])
-        workspace = loading.result()
-    return catalog, workspace
+    return analyse(_root(root), ids, use_cache=not no_cache)
 
 
 def _kernel(analysis: Analysis, evidence: KernelEvidence) -> tuple[AuditReport, list[Violation]]:
@@ -414,7 +404,7 @@ def status(
             key = content_key = None
         inputs = incremental.global_inputs(str(resolved))
         evidence = _evidence(resolved, lean, checks)
-        catalog, workspace = _load(resolved, ids, no_cache)
+        catalog, workspace = load(resolved, ids, use_cache=not no_cache)
         # the lint and the analysis are independent: side by side on two cores
         chosen = [m.mission for m in catalog.select(ids or [])]
         lint = lint_in_background(resolved, workspace, chosen, catalog.missions)
@@ -950,6 +940,20 @@ def diff(
         _write_output(json.dumps(diff_json(found), indent=2, ensure_ascii=False) + "\n", output)
     else:
         _write_output(diff_markdown(found), output)
+
+
+@command("Serve read-only answers with receipts to agents over MCP (stdio).", cyclic_gc=True)
+def mcp(root: RootOption = None) -> None:
+    """An MCP server on stdin/stdout with the tools status, show, next, check, lint, witness
+    and explain; every answer carries a receipt (commit or "uncommitted", pins, closure
+    digests, toolchain, evidence tier). Needs the mcp extra: pip install -e '.[mcp]'."""
+    with _input_errors():
+        resolved = _root(root)
+    try:
+        import mcp.server.mcpserver  # noqa: F401 (the SDK is an optional extra)
+    except ImportError:
+        _fail([Problem("mcp", 1, "the MCP SDK is not installed: pip install -e '.[mcp]'")])
+    serve(resolved)
 
 
 @command("Targets to work on now: open, with every dependency proved.", name="next")

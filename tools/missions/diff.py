@@ -21,11 +21,10 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from missions import gitinfo
-from missions.catalog import load_catalog
 from missions.errors import InputError
-from missions.lean.workspace import start_loading
 from missions.lint import LintResult, lint_missions
-from missions.status import Analysis, analyze
+from missions.load import analyse
+from missions.status import Analysis
 from missions.witness import stale_reason, witness_targets
 
 #: (status, evidence) of a target; evidence only for ``proved``.
@@ -180,13 +179,13 @@ def _extract(data: bytes, into: Path) -> None:
 
 
 def analyse_side(root: Path, *, use_cache: bool) -> tuple[Analysis, LintResult]:
-    """One side's analysis and lint; a side with no missions is an empty analysis."""
-    with start_loading(root, use_cache=use_cache) as loading:
-        catalog = load_catalog(root, use_cache=use_cache)
-        workspace = loading.result()
-    analysis = analyze(catalog, workspace, None)
+    """One side's analysis and lint."""
+    analysis = analyse(root, use_cache=use_cache)
     lint = lint_missions(
-        root, workspace, [m.file.mission for m in analysis.missions], use_cache=use_cache
+        root,
+        analysis.workspace,
+        [m.file.mission for m in analysis.missions],
+        use_cache=use_cache,
     )
     return analysis, lint
 

@@ -1,0 +1,32 @@
+"""The catalog and the scanned workspace, loaded together, and their analysis.
+
+Every command that reports on missions starts here; so do the ones that are not commands
+(the MCP server, the base side of ``missions diff``). The YAML is parsed while the worker
+processes scan the Lean files.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from missions.catalog import Catalog, load_catalog
+from missions.lean.workspace import Workspace, start_loading
+from missions.status import Analysis, analyze
+
+
+def load(
+    root: Path, ids: Sequence[str] | None = None, *, use_cache: bool = True
+) -> tuple[Catalog, Workspace]:
+    """The catalog (``ids`` chosen: an unknown one is bad input) and the workspace."""
+    with start_loading(root, use_cache=use_cache) as loading:
+        catalog = load_catalog(root, use_cache=use_cache)
+        catalog.select(list(ids or []))
+        workspace = loading.result()
+    return catalog, workspace
+
+
+def analyse(root: Path, ids: Sequence[str] | None = None, *, use_cache: bool = True) -> Analysis:
+    """Every chosen mission's targets analysed (all of them without ``ids``)."""
+    catalog, workspace = load(root, ids, use_cache=use_cache)
+    return analyze(catalog, workspace, list(ids) if ids else None)
