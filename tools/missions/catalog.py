@@ -113,6 +113,34 @@ class Regression(_Model):
         return value
 
 
+class ReviewFinding(_Model):
+    """A reader's finding: prose, so advisory; a dismissed one keeps why, for later readers."""
+
+    text: str
+    status: Literal["open", "dismissed"] = "open"
+    why: str | None = None
+
+
+class Review(_Model):
+    """A faithfulness review: an independent reader compared the statement closure (shown
+    without the informal text, ``missions review ID``) with the source. It holds for the
+    statement pin it read; a moved pin makes it stale."""
+
+    verdict: Literal["pass", "block", "discuss"]
+    reviewer: str
+    date: dt.date
+    pin: str
+    notes: str | None = None
+    findings: list[ReviewFinding] = Field(default_factory=list)
+
+    @field_validator("reviewer")
+    @classmethod
+    def _reviewer_named(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("a review names its reviewer")
+        return value
+
+
 class LeanInfo(_Model):
     module: str
     statements: str | None = None
@@ -243,6 +271,7 @@ class Mission(_Model):
     notes: list[str] = Field(default_factory=list)
     statement_history: list[Revision] = Field(default_factory=list)
     regressions: list[Regression] = Field(default_factory=list)
+    reviews: list[Review] = Field(default_factory=list)
     targets: list[Target] = Field(min_length=1)
 
     def target(self, target_id: str) -> Target:
@@ -566,7 +595,7 @@ def mission_paths(root: Path) -> Iterator[Path]:
     yield from entries
 
 
-CATALOG_CACHE_VERSION = "4"
+CATALOG_CACHE_VERSION = "5"
 
 
 def _stat_key(path: Path) -> dict[str, int] | None:

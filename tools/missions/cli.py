@@ -79,6 +79,7 @@ from missions.render import (
     wrap_words,
 )
 from missions.report import gate_json, report_json, report_markdown, status_json
+from missions.reviews import closure_listing, record_review
 from missions.roots import check_root, find_root, lean_file_stats, library_roots
 from missions.scaffold import next_steps, plan, write
 from missions.settings import load_settings, settings_path
@@ -940,6 +941,70 @@ def diff(
         _write_output(json.dumps(diff_json(found), indent=2, ensure_ascii=False) + "\n", output)
     else:
         _write_output(diff_markdown(found), output)
+
+
+@command("Print a mission's statements for a faithfulness review; record the verdict.")
+def review(
+    mission_id: Annotated[str, typer.Argument(metavar="ID", help="Mission id.")],
+    root: RootOption = None,
+    verdict: Annotated[
+        str | None,
+        typer.Option("--verdict", metavar="[pass|block|discuss]", help="Record this verdict."),
+    ] = None,
+    reviewer: Annotated[
+        str | None, typer.Option("--reviewer", metavar="NAME", help="Who read the statements.")
+    ] = None,
+    notes: Annotated[str | None, typer.Option("--notes", metavar="TEXT")] = None,
+    finding: Annotated[
+        list[str] | None,
+        typer.Option("--finding", metavar="TEXT", help="An open finding (repeatable)."),
+    ] = None,
+    dismiss: Annotated[
+        list[str] | None,
+        typer.Option("--dismiss", metavar="TEXT", help="A dismissed finding; --because says why."),
+    ] = None,
+    because: Annotated[
+        list[str] | None,
+        typer.Option("--because", metavar="TEXT", help="Why, for each --dismiss in order."),
+    ] = None,
+) -> None:
+    """Without --verdict: the statement closure as Lean reads it, without comments or doc
+    strings (compare it with the source yourself), then earlier reviews' findings. With
+    --verdict and --reviewer: record the review in the mission YAML at the current pin; a
+    moved pin makes it stale."""
+    dismissed = list(dismiss or [])
+    reasons = list(because or [])
+    if len(dismissed) != len(reasons):
+        _usage("--because", "give one --because for each --dismiss, in order")
+    if verdict is None and (reviewer or notes or finding or dismissed):
+        _usage(
+            "--verdict",
+            "--reviewer, --notes, --finding and --dismiss record a review: give --verdict",
+        )
+    if verdict is not None and not reviewer:
+        _usage("--reviewer", "a recorded review names its reviewer")
+    with _input_errors():
+        resolved = _root(root)
+        if verdict is None:
+            analysis = analyse(resolved, [mission_id])
+            sys.stdout.write(closure_listing(analysis, analysis.missions[0]))
+            return
+        with workspace_lock(resolved):  # the YAML is read only once the lock is held
+            analysis = analyse(resolved, [mission_id])
+            [mission] = analysis.missions
+            assert reviewer is not None
+            recorded = record_review(
+                mission.file,
+                mission.pin.digest or "",
+                verdict=verdict,
+                reviewer=reviewer,
+                notes=notes,
+                findings=finding or [],
+                dismissed=list(zip(dismissed, reasons, strict=True)),
+            )
+    err.print(
+        f"recorded {recorded.verdict!r} by {escape(recorded.reviewer)} at {recorded.pin[:19]}…"
+    )
 
 
 @command("Serve read-only answers with receipts to agents over MCP (stdio).", cyclic_gc=True)

@@ -59,6 +59,7 @@ from missions.ratchet import (
     status_timelines,
     target_ref,
 )
+from missions.reviews import review_findings
 from missions.settings import load_settings
 from missions.status import (
     Analysis,
@@ -91,6 +92,8 @@ RULES = (
     "witness-stale",
     "witness-missing",
     "readme-row",
+    "review-missing",
+    "review-stale",
 )
 
 #: Findings that are forbidden anywhere in the workspace.
@@ -471,7 +474,12 @@ def run_gate(
             add([Violation("toolchain-pin", check.message, check.file, check.line)])
     add(_workspace_violations(analysis))
     timelines = status_timelines(analysis.root, [m.file.path for m in analysis.missions])
+    policy = load_settings(analysis.root).policy
     for mission in analysis.missions:
+        rel = str(mission.file.path.relative_to(analysis.root))
+        found, advice = review_findings(mission.file, policy.reviews, rel)
+        add(found)
+        result.warnings.extend(advice)
         add(_pin_violations(analysis, mission))
         add(_closure_violations(analysis, mission))
         for status in mission.targets:
@@ -485,7 +493,7 @@ def run_gate(
         if not kernel_dependencies:
             result.warnings.extend(dependency_warnings(analysis, mission))
     add(_lint_violations(analysis, result))
-    add(policy_violations(analysis, load_settings(analysis.root).policy))
+    add(policy_violations(analysis, policy))
     unique = list(dict.fromkeys(result.violations))
     result.violations = sorted(
         unique, key=lambda v: (v.mission or "", v.rule, v.file or "", v.line or 0, v.message)

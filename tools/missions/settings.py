@@ -48,6 +48,9 @@ class PolicySettings(BaseModel):
     witnesses: Literal["required", "optional"] = "optional"
     #: A file (relative to the root) whose table must have a row per mission; None: no table.
     readme_table: str | None = None
+    #: Faithfulness reviews (``missions review``): a missing or stale one is a warning
+    #: (``warn``), fails the gate (``required``) or is not checked (``off``).
+    reviews: Literal["off", "warn", "required"] = "warn"
 
 
 class AutomationMethod(BaseModel):
