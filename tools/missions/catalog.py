@@ -43,7 +43,7 @@ from missions.yamlio import (
 )
 
 Category = Literal["research-paper", "open-problem", "example", "corpus", "puzzle"]
-TargetKind = Literal["goal", "milestone", "external"]
+TargetKind = Literal["goal", "milestone", "external", "refutation"]
 Status = Literal["missing", "stated", "proved", "external"]
 STATUSES: tuple[str, ...] = ("missing", "stated", "proved", "external")
 Evidence = Literal["source", "kernel"]
@@ -242,6 +242,8 @@ class Target(_Model):
     statement: str | None = None
     proof: str | None = None
     external: ExternalRef | None = None
+    #: a ``refutation``'s printed claim, as printed (its ``source`` and ``locator`` say where)
+    printed: str | None = None
     depends_on: list[str] = Field(default_factory=list)
     provenance: Provenance
     status: Status | None = None
@@ -502,6 +504,15 @@ def check_references(mission_file: MissionFile) -> list[Problem]:
                 add(at(), f"target {target.id!r} needs a 'statement' declaration")
             if target.external is not None:
                 add(at("external"), "only external targets take an 'external' reference")
+        if target.kind == "refutation":
+            # an erratum must say what was printed, where, and carry its counterexample
+            for key in ("printed", "source", "locator", "witness"):
+                if not getattr(target, key):
+                    add(at(), f"refutation {target.id!r} needs {key!r} (see README, Refutations)")
+            if target.id in {d for t in mission.targets for d in t.depends_on}:
+                add(at(), f"refutation {target.id!r} is an erratum: no target depends on it")
+        elif target.printed is not None:
+            add(at("printed"), "only refutation targets record a 'printed' claim")
     if goals != 1:
         add(mission_file.line("targets"), f"a mission has exactly one goal target, found {goals}")
     for index, regression in enumerate(mission.regressions):
@@ -595,7 +606,7 @@ def mission_paths(root: Path) -> Iterator[Path]:
     yield from entries
 
 
-CATALOG_CACHE_VERSION = "5"
+CATALOG_CACHE_VERSION = "6"
 
 
 def _stat_key(path: Path) -> dict[str, int] | None:

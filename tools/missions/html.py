@@ -608,9 +608,13 @@ def _label_svg(label: str, cx: float, cy: float) -> str:
 # ---------------------------------------------------------------- pages
 
 
+#: Pages of the dashboard itself: a mission with one of these ids gets ``mission-ID.html``.
+SITE_PAGES = frozenset({"index", "errata"})
+
+
 def page_name(mission_id: str) -> str:
-    """The file of a mission's page (``index`` would collide with the index itself)."""
-    return "mission-index.html" if mission_id == "index" else f"{mission_id}.html"
+    """The file of a mission's page (never one of the site's own pages)."""
+    return f"mission-{mission_id}.html" if mission_id in SITE_PAGES else f"{mission_id}.html"
 
 
 def _scrollable_tables(body: str) -> str:
@@ -1002,6 +1006,54 @@ def index_page(data: dict[str, Any], analysis: Analysis, footer: dict[str, Any])
         frontier=frontier_items,
         progress=Markup(progress_section(data.get("progress"))),
         gate={**gate, "warnings": gate.get("warnings", [])},
+        errata=sum(
+            1 for m in analysis.missions for t in m.targets if t.target.kind == "refutation"
+        ),
+    )
+
+
+def errata_page(data: dict[str, Any], analysis: Analysis, footer: dict[str, Any]) -> str:
+    """Every refutation target (a printed claim shown false), by the source that printed it
+    (``templates/errata.html``)."""
+    by_source: dict[str, dict[str, Any]] = {}
+    for entry, mission in zip(data["missions"], analysis.missions, strict=True):
+        citations = {s["key"]: s["citation"] for s in entry["sources"]}
+        for target, status in zip(entry["targets"], mission.targets, strict=True):
+            info = status.target
+            if info.kind != "refutation" or info.source is None:
+                continue
+            group = by_source.setdefault(
+                f"{info.source}\0{citations.get(info.source, info.source)}",
+                {
+                    "anchor": f"source-{len(by_source) + 1}",
+                    "citation": Markup(render_inline(citations.get(info.source, info.source))),
+                    "targets": [],
+                },
+            )
+            state = _witness_state(target, info.witness)
+            group["targets"].append(
+                {
+                    "mission": entry["id"],
+                    "mission_title": entry["title"],
+                    "page": page_name(entry["id"]),
+                    "id": target["id"],
+                    "title": target["title"],
+                    "status": target["status"],
+                    "evidence": target["evidence"],
+                    "printed": Markup(render_inline(info.printed or "")),
+                    "locator": info.locator,
+                    "informal": Markup(render_inline(" ".join(info.informal.split()))),
+                    "statement": info.statement,
+                    "proof": info.proof,
+                    "witness_state": state,
+                    "witness_cls": state if state in ("pass", "fail") else "neutral",
+                }
+            )
+    return render_page(
+        "errata.html",
+        title="Errata · missions",
+        footer=footer,
+        sources=list(by_source.values()),
     )
 
 
@@ -1060,6 +1112,7 @@ def write_dashboard(
 
     emit("style.css", stylesheet())
     emit("index.html", index_page(data, analysis, footer))
+    emit("errata.html", errata_page(data, analysis, footer))
     histories = mission_histories(analysis.root, [m.file.path for m in analysis.missions])
     for entry, mission in zip(data["missions"], analysis.missions, strict=True):
         events = histories[mission.file.path]
