@@ -19,7 +19,7 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from conftest import copy_repo_workspace
-from missions.cli import app
+from missions.cli import CHECK_FORMATS, EXPORT_FORMATS, REPORT_FORMATS, app
 from missions.render import (
     advice_lines,
     frontier_lines,
@@ -370,8 +370,9 @@ def test_help_shows_metavars_and_choices_not_internal_types(command: str) -> Non
 @pytest.mark.parametrize(
     ("command", "choices"),
     [
-        ("report", "--format [md|json|html]"),
-        ("export", "--format [json|dojo|comparator]"),
+        ("report", f"--format [{'|'.join(REPORT_FORMATS)}]"),
+        ("export", f"--format [{'|'.join(EXPORT_FORMATS)}]"),
+        ("check", f"--format [{'|'.join(CHECK_FORMATS)}]"),
         ("witness", "--budget [quick|full]"),
     ],
 )
@@ -382,4 +383,4 @@ def test_help_lists_the_choices(command: str, choices: str) -> None:
 def test_wrong_choice_names_the_choices(repo: Path) -> None:
     result = runner.invoke(app, ["report", "--format", "pdf", "--root", str(repo)])
     assert result.exit_code == 2
-    assert "unknown format 'pdf'; choose one of md, json, html" in result.stderr
+    assert f"unknown format 'pdf'; choose one of {', '.join(REPORT_FORMATS)}" in result.stderr
