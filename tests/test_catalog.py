@@ -6,12 +6,12 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 
 from conftest import MISSION_YAML, REPO
-from missions.catalog import load_catalog
+from missions.catalog import TargetKind, load_catalog
 from missions.errors import InputError
 
 GOOD = MISSION_YAML.format(id="demo", module="Formal.Demo")
@@ -65,7 +65,9 @@ MALFORMED = [
     (
         "bad enum",
         GOOD.replace("kind: goal", "kind: lemma"),
-        "demo.yaml:14: targets.0.kind: Input should be 'goal', 'milestone' or 'external'",
+        "demo.yaml:14: targets.0.kind: Input should be "
+        + ", ".join(repr(k) for k in get_args(TargetKind)[:-1])
+        + f" or {get_args(TargetKind)[-1]!r}",
     ),
     (
         "missing field",
@@ -197,7 +199,7 @@ import resource, sys
 from pathlib import Path
 resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
 resource.setrlimit(resource.RLIMIT_CPU, (120, 120))
-from missions.catalog import load_catalog
+from missions.catalog import TargetKind, load_catalog
 from missions.errors import InputError
 try:
     load_catalog(Path(sys.argv[1]), use_cache=False)

@@ -363,6 +363,7 @@ def test_the_cycle_collector_is_off_only_while_an_analysis_command_runs(
     import gc
 
     import missions.cli as cli
+    import missions.load
 
     seen: list[bool] = []
     load = cli.load_catalog
@@ -372,6 +373,7 @@ def test_the_cycle_collector_is_off_only_while_an_analysis_command_runs(
         return load(*args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(cli, "load_catalog", spy)
+    monkeypatch.setattr(missions.load, "load_catalog", spy)
     assert gc.isenabled()
     result = CliRunner().invoke(app, [*argv, "--root", str(demo)])
     assert result.exit_code in (0, 1), result.output

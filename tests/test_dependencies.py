@@ -26,7 +26,14 @@ INDEPENDENT_PROOFS = demo_lean(
 )
 
 
+def reviews_off(root: Path) -> None:
+    """Faithfulness reviews are a policy of their own (tests/test_reviews.py): off here, so
+    every warning these tests see is about ``depends_on``."""
+    (root / "missions.yaml").write_text("policy:\n  reviews: 'off'\n", encoding="utf-8")
+
+
 def check(root: Path) -> tuple[int, dict[str, Any]]:
+    reviews_off(root)
     result = invoke("check", "--json", "--root", root)
     assert result.exit_code in (0, 1), (result.stdout, result.stderr)
     data: dict[str, Any] = json.loads(result.stdout)
@@ -98,6 +105,7 @@ def test_warnings_print_after_violations_and_leave_the_exit_code(
 ) -> None:
     yaml = DEMO_YAML.replace("depends_on: [step]", "depends_on: []")
     root = demo_workspace(files={"missions/demo.yaml": yaml})
+    reviews_off(root)
     result = invoke("check", "--root", root)
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
@@ -110,6 +118,7 @@ def test_the_kernel_comparison_replaces_the_warnings(
 ) -> None:
     yaml = DEMO_YAML.replace("depends_on: [step]", "depends_on: []")
     root = demo_workspace(files={"missions/demo.yaml": yaml})
+    reviews_off(root)
     catalog = load_catalog(root)
     analysis = analyze(catalog, load_workspace(root))
     assert run_gate(analysis).warnings
@@ -242,6 +251,7 @@ def test_reports_list_the_warnings_apart_from_the_violations(
 ) -> None:
     yaml = DEMO_YAML.replace("depends_on: [step]", "depends_on: []")
     root = demo_workspace(files={"missions/demo.yaml": yaml})
+    reviews_off(root)
     markdown = invoke("report", "--root", root)
     assert markdown.exit_code == 0, markdown.stderr
     gate_section = markdown.stdout.split("## Gate", 1)[1].split("\n## ", 1)[0]

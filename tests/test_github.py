@@ -108,7 +108,7 @@ def test_a_clean_gate_annotates_nothing_and_says_ok(
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
     result = runner.invoke(app, ["check", "--format", "github", "--root", str(demo)])
     assert result.exit_code == 0, result.stdout
-    assert not [line for line in result.stdout.splitlines() if line.startswith("::")]
+    assert not [line for line in result.stdout.splitlines() if line.startswith("::error")]
     assert "gate: ok" in summary.read_text(encoding="utf-8")
     assert "| violation" not in summary.read_text(encoding="utf-8")
 

@@ -116,7 +116,8 @@ def test_a_page_per_mission_plus_index_and_stylesheet(
     real: tuple[Analysis, Path, list[Path]],
 ) -> None:
     analysis, out, written = real
-    expected = {"index.html", "style.css"} | {page_name(m.id) for m in analysis.missions}
+    expected = {"index.html", "errata.html", "style.css"}
+    expected |= {page_name(m.id) for m in analysis.missions}
     assert {p.name for p in written} == expected == {p.name for p in out.iterdir()}
     files = sorted(p.stem for p in (REPO / "missions").glob("*.yaml"))
     assert files and sorted(m.id for m in analysis.missions) == files

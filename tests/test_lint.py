@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 from conftest import LAKEFILE, MISSION_YAML, init_repo, line_of, write_files
 from missions.catalog import load_catalog
 from missions.cli import app
+from missions.errors import InputError
 from missions.lean.workspace import load_workspace
 from missions.lint import RULES, Finding, LintResult, lint_missions
 
@@ -576,3 +577,24 @@ def test_a_missions_findings_do_not_depend_on_which_missions_are_linted_with_it(
         alone = lint_missions(root, workspace, [mission], catalog=everyone, use_cache=False)
         assert seen(alone.for_mission(mission.id)) == seen(whole.for_mission(mission.id))
         assert alone.counts() == whole.counts(whole.for_mission(mission.id)), mission.id
+
+
+def test_a_file_changed_after_its_scan_is_bad_input_never_an_empty_lint(
+    make_workspace: Builder,
+) -> None:
+    """Linting other text than the scan read (or none) could pass a gate on a state nothing
+    checked whole: the run stops and says to run it again."""
+    root = workspace(make_workspace, "def Goal : Prop := ∀ n : ℕ, n - 1 < n\n")
+    catalog = load_catalog(root)
+    scanned = load_workspace(root)
+    statements = root / "Formal/T/Statements.lean"
+    found = lint_missions(root, scanned, catalog.missions, use_cache=False)
+    assert [f.rule for f in found.failing] == ["nat-sub"]
+    statements.write_text(statements.read_text("utf-8").replace("n - 1", "n + 1"), "utf-8")
+    with pytest.raises(InputError) as raised:
+        lint_missions(root, scanned, catalog.missions, use_cache=False)
+    [problem] = raised.value.problems
+    assert problem.path == str(statements) and "run the command again" in problem.message
+    assert (
+        lint_missions(root, load_workspace(root), catalog.missions, use_cache=False).failing == []
+    )

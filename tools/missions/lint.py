@@ -106,6 +106,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from missions.cache import default_cache_dir, read_store, write_store
+from missions.errors import InputError
 from missions.lean.lexer import DOC, IDENT, MODDOC, NUMBER, STRING, SYMBOL, LexError, Token, lex
 from missions.lean.scan import Decl
 from missions.lean.workspace import Module, Workspace
@@ -1748,18 +1749,28 @@ class _Run:
         return hashlib.sha256(json.dumps([LINT_VERSION, *parts, files]).encode()).hexdigest()
 
     def file(self, module: Module) -> _File | None:
-        """The module's text as scanned: a file whose bytes changed since its scan (or that
-        cannot be read now) is linted as empty, and nothing of this run is stored, so no
-        entry is kept under a hash of other text."""
+        """The module's text as scanned. A file whose bytes changed since its scan (or that
+        cannot be read now) ends the run as bad input: linting other text than the scan
+        read, or none, could pass a gate on a state nothing checked whole. A module with no
+        scanned bytes (a fault the gate reports) is linted as empty, and nothing of the run is
+        stored."""
         if module.name not in self._files:
             found: _File | None = None
-            try:
-                data = read_regular(str(module.path), MAX_LEAN_BYTES)[0]
-                if module.sha and hashlib.sha256(data).hexdigest() == module.sha:
-                    found = _file_of(module.rel(self.root), data.decode("utf-8"))
-            except (OSError, UnicodeDecodeError):
-                pass
-            if found is None:
+            if module.sha:
+                try:
+                    data = read_regular(str(module.path), MAX_LEAN_BYTES)[0]
+                    if hashlib.sha256(data).hexdigest() == module.sha:
+                        found = _file_of(module.rel(self.root), data.decode("utf-8"))
+                except (OSError, UnicodeDecodeError):
+                    pass
+                if found is None:
+                    raise InputError.single(
+                        module.path,
+                        1,
+                        "changed while it was being checked (its bytes are not the ones "
+                        "scanned); run the command again",
+                    )
+            else:
                 self.unstable = True
             self._files[module.name] = found
         return self._files[module.name]
