@@ -26,7 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from missions import gitinfo
 from missions.settings import FormalizationSettings
-from missions.status import Analysis, MissionStatus, TargetStatus
+from missions.status import Analysis, MissionStatus, TargetStatus, development_modules
 from missions.yamlio import atomic_write_text
 
 FORMAT_VERSION = "0.4"
@@ -120,17 +120,6 @@ class Record(_Open):
 
 
 # ------------------------------------------------------------------ computing a record
-def mission_modules(analysis: Analysis, mission: MissionStatus) -> list[str]:
-    """The workspace modules of the mission's development: what its root, statements and
-    proofs import (Mathlib and other packages are not the mission's)."""
-    workspace = analysis.workspace
-    names = set(workspace.closure(mission.file.mission.lean.module)) | set(mission.pin.modules)
-    for status in mission.targets:
-        if status.proof_decl is not None:
-            names |= set(workspace.closure(status.proof_decl[0].name))
-    return sorted(n for n in names if n in workspace.modules)
-
-
 def sorry_counts(analysis: Analysis, modules: Sequence[str]) -> tuple[int, int]:
     """(every ``sorry`` and other goal-closing placeholder, those inside definitions)."""
     total = in_definitions = 0
@@ -200,7 +189,7 @@ def record(
 ) -> dict[str, Any]:
     """The mission's formalization.yaml as data (checked against :class:`Record`)."""
     info = mission.file.mission
-    modules = mission_modules(analysis, mission)
+    modules = development_modules(analysis, mission)
     sorries, in_definitions = sorry_counts(analysis, modules)
     counts = _counts(mission.targets)
     external = [s for s in mission.targets if s.target.external is not None]
@@ -337,7 +326,7 @@ def write_records(analysis: Analysis, settings: FormalizationSettings, out_dir: 
         if not authors:
             paths = [mission.file.path]
             paths += [
-                analysis.workspace.modules[n].path for n in mission_modules(analysis, mission)
+                analysis.workspace.modules[n].path for n in development_modules(analysis, mission)
             ]
             authors = git_authors(analysis.root, paths)
         data = record(analysis, mission, settings, authors)

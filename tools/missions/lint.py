@@ -95,6 +95,7 @@ failing on it would make every precision gain of a rule break CI.
 from __future__ import annotations
 
 import bisect
+import contextlib
 import hashlib
 import json
 import os
@@ -1751,26 +1752,27 @@ class _Run:
     def file(self, module: Module) -> _File | None:
         """The module's text as scanned. A file whose bytes changed since its scan (or that
         cannot be read now) ends the run as bad input: linting other text than the scan
-        read, or none, could pass a gate on a state nothing checked whole. A module with no
-        scanned bytes (a fault the gate reports) is linted as empty, and nothing of the run is
-        stored."""
+        read, or none, could pass a gate on a state nothing checked whole. A module whose
+        bytes the scan could not read as Lean (a fault the gate reports) is linted as empty,
+        and nothing of the run is stored."""
         if module.name not in self._files:
             found: _File | None = None
             if module.sha:
                 try:
-                    data = read_regular(str(module.path), MAX_LEAN_BYTES)[0]
-                    if hashlib.sha256(data).hexdigest() == module.sha:
-                        found = _file_of(module.rel(self.root), data.decode("utf-8"))
-                except (OSError, UnicodeDecodeError):
-                    pass
-                if found is None:
+                    data: bytes | None = read_regular(str(module.path), MAX_LEAN_BYTES)[0]
+                except OSError:
+                    data = None
+                if data is None or hashlib.sha256(data).hexdigest() != module.sha:
                     raise InputError.single(
                         module.path,
                         1,
                         "changed while it was being checked (its bytes are not the ones "
                         "scanned); run the command again",
                     )
-            else:
+                # bytes that are not UTF-8: the scan read the same and reports them as a fault
+                with contextlib.suppress(UnicodeDecodeError):
+                    found = _file_of(module.rel(self.root), data.decode("utf-8"))
+            if found is None:
                 self.unstable = True
             self._files[module.name] = found
         return self._files[module.name]

@@ -23,7 +23,7 @@ from missions.lint import lint_missions
 from missions.load import analyse
 from missions.report import gate_json, report_json, status_json
 from missions.roots import read_config_text
-from missions.status import Analysis, MissionStatus
+from missions.status import Analysis, development_modules
 from missions.toolchain import mathlib_revision
 from missions.witness import load_results, stale_reason
 
@@ -37,7 +37,9 @@ def receipt(analysis: Analysis) -> dict[str, Any]:
     root = analysis.root
     files = [m.file.path for m in analysis.missions]
     for mission in analysis.missions:
-        files += [analysis.workspace.modules[n].path for n in _modules(analysis, mission)]
+        files += [
+            analysis.workspace.modules[n].path for n in development_modules(analysis, mission)
+        ]
     head = gitinfo.head_commit(root)
     changed = gitinfo.changed_since(root, "HEAD", files) if head else None
     try:
@@ -56,17 +58,6 @@ def receipt(analysis: Analysis) -> dict[str, Any]:
             for m in analysis.missions
         },
     }
-
-
-def _modules(analysis: Analysis, mission: MissionStatus) -> list[str]:
-    """The modules an answer about the mission reads: its root's and statements' closures
-    and every proof's."""
-    workspace = analysis.workspace
-    names = set(workspace.closure(mission.file.mission.lean.module)) | set(mission.pin.modules)
-    for status in mission.targets:
-        if status.proof_decl is not None:
-            names |= set(workspace.closure(status.proof_decl[0].name))
-    return sorted(n for n in names if n in workspace.modules)
 
 
 class Answers:

@@ -852,6 +852,17 @@ def targets_used(
     return None if used is None else sorted(used)
 
 
+def development_modules(analysis: Analysis, mission: MissionStatus) -> list[str]:
+    """The workspace modules of a mission's development: what its root, its statements and
+    its proofs import (Mathlib and other packages are not the mission's)."""
+    workspace = analysis.workspace
+    names = set(workspace.closure(mission.file.mission.lean.module)) | set(mission.pin.modules)
+    for status in mission.targets:
+        if status.proof_decl is not None:
+            names |= set(workspace.closure(status.proof_decl[0].name))
+    return sorted(n for n in names if n in workspace.modules)
+
+
 def analyze(catalog: Catalog, workspace: Workspace, ids: list[str] | None = None) -> Analysis:
     missions: list[MissionStatus] = []
     context = AnalysisMemo(workspace)
