@@ -144,11 +144,13 @@ def test_errata_are_proved_like_any_target_and_listed_per_source(
     assert html.escape(PRINTED) in page and LOCATOR in page and "PrintedClaimFails" in page
     assert 'href="demo.html#target-printed-n-sub"' in page
     assert "1 printed claim" in (out / "index.html").read_text(encoding="utf-8")
+    mission_page = (out / "demo.html").read_text(encoding="utf-8")
+    assert "Printed claim</dt><dd>" + html.escape(PRINTED) in mission_page
     blueprint = tmp_path / "bp"
     code, _, _ = _run("export", "--format", "blueprint", "-o", str(blueprint), "--root", str(demo))
-    assert "\\begin{proposition}[{n - 1 < n fails at n = 0}]" in (blueprint / "demo.tex").read_text(
-        encoding="utf-8"
-    )
+    tex = (blueprint / "demo.tex").read_text(encoding="utf-8")
+    assert "\\begin{proposition}[{n - 1 < n fails at n = 0}]" in tex
+    assert f"Printed: {PRINTED}. Shown false:" in tex
 
 
 def test_the_comparator_export_includes_a_proved_refutation(
@@ -165,3 +167,19 @@ def test_the_comparator_export_includes_a_proved_refutation(
     assert "Formal.Demo.printed_claim_fails" in json.dumps(manifest)
     challenges = "".join(p.read_text("utf-8") for p in out.rglob("*.lean"))
     assert "PrintedClaimFails" in challenges
+
+
+def test_the_registry_record_lists_the_errata(
+    demo_workspace: Callable[..., Path], tmp_path: Path
+) -> None:
+    demo = _with_erratum(demo_workspace)
+    (demo / "missions.yaml").write_text("formalization:\n  authors: [Ada]\n", encoding="utf-8")
+    out = tmp_path / "records"
+    code, _, stderr = _run(
+        "export", "--format", "formalization", "-o", str(out), "--root", str(demo)
+    )
+    assert code == 0, stderr
+    record = load_document(out / "demo" / "formalization.yaml")
+    [erratum] = record["status"]["errata"]
+    assert (erratum["printed"], erratum["location"]) == (PRINTED, LOCATOR)
+    assert erratum["declaration"] == "Formal.Demo.PrintedClaimFails"

@@ -65,6 +65,8 @@ def _target(mission: MissionStatus, status: TargetStatus) -> str:
         lines.append(f"  \\lean{{{', '.join(names)}}}")
     if status.status in ("stated", "proved"):
         lines.append("  \\leanok")
+    if target.printed:  # an erratum: what was printed, then why it is false
+        lines.append(f"  Printed: {latex_text(target.printed)}. Shown false:")
     lines.append(f"  {latex_text(target.informal)}")
     lines.append(f"\\end{{{environment}}}")
     lines.append("")

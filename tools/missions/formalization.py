@@ -282,6 +282,18 @@ def record(
             for s in mission.targets
         ],
     }
+    errata = [s for s in mission.targets if s.target.kind == "refutation"]
+    if errata:  # printed claims of the sources shown false (refutation targets)
+        data["status"]["errata"] = [
+            {
+                "printed": s.target.printed,
+                "source": s.target.source,
+                "location": s.target.locator,
+                "declaration": s.target.statement,
+                "status": s.status,
+            }
+            for s in errata
+        ]
     if settings.reviewers:
         data["review"]["reviewers"] = list(settings.reviewers)
     if info.conventions:

@@ -850,6 +850,7 @@ def _target_view(
         "statement": target["statement"],
         "proof": target["proof"],
         "external": info.external,
+        "printed": Markup(render_inline(info.printed)) if info.printed else None,
         "evidence": target["evidence"],
         "checks": checks,
         "depends_on": target["depends_on"],
