@@ -202,3 +202,19 @@ def test_an_archive_cannot_write_outside_its_folder(tmp_path: Path) -> None:
         "into/ok",
         "into/ok/file.txt",
     ]
+
+
+def test_a_broken_base_is_named_by_revision_not_by_its_temporary_copy(
+    demo_workspace: Callable[..., Path],
+) -> None:
+    demo = _committed(demo_workspace)
+    yaml = demo / "missions/demo.yaml"
+    good = yaml.read_text("utf-8")
+    bad = good.replace("kind: goal", "kind: gaol")
+    yaml.write_text(bad, encoding="utf-8")
+    line = next(i for i, row in enumerate(bad.splitlines(), 1) if "gaol" in row)
+    git(demo, "commit", "-qam", "broken")
+    yaml.write_text(good, encoding="utf-8")  # the change fixes it
+    code, _, stderr = _run("diff", "HEAD", "--root", str(demo))
+    assert (code, stderr.count("\n")) == (2, 1)
+    assert stderr.startswith(f"HEAD:missions/demo.yaml:{line}: ") and ".kind" in stderr

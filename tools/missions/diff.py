@@ -194,11 +194,23 @@ def diff_against(root: Path, rev: str) -> Diff:
     """The working tree at ``root`` compared with commit ``rev``."""
     head = snapshot(*analyse_side(root, use_cache=True))
     with checkout(root, rev) as base_root:
-        if (base_root / "missions").is_dir():
+        if not (base_root / "missions").is_dir():
+            return compare(Snapshot(), head, rev)  # the workspace is new in this change
+        try:
             base = snapshot(*analyse_side(base_root, use_cache=False), witness_sources=False)
-        else:
-            base = Snapshot()  # the workspace is new in this change
+        except InputError as exc:  # name the base's files as `REV:path`, not the temp copy
+            raise InputError(
+                problem._replace(path=_in_revision(problem.path, base_root, rev))
+                for problem in exc.problems
+            ) from None
     return compare(base, head, rev)
+
+
+def _in_revision(path: str, base_root: Path, rev: str) -> str:
+    try:
+        return f"{rev}:{Path(path).relative_to(base_root).as_posix()}"
+    except ValueError:
+        return path
 
 
 # --------------------------------------------------------------------------- output
