@@ -95,6 +95,23 @@ def test_a_moved_pin_is_named_with_the_reason_recorded(
     assert moved["before"]["digest"] != moved["after"]["digest"]
     code, stdout, _ = _run("diff", "HEAD", "--root", str(demo))
     assert "**Pins moved** (1)" in stdout and "an extra constant" in stdout
+    assert "Reviews gone stale" not in stdout  # no review was recorded to go stale
+
+
+def test_a_review_the_change_makes_stale_is_named(demo_workspace: Callable[..., Path]) -> None:
+    demo = _committed(demo_workspace)
+    code, _, stderr = _run(
+        "review", "demo", "--verdict", "pass", "--reviewer", "Ada", "--root", str(demo)
+    )
+    assert code == 0, stderr
+    git(demo, "commit", "-qam", "reviewed")
+    statements = demo / "Formal/Demo/Statements.lean"
+    statements.write_text(statements.read_text("utf-8") + "\ndef extra : Nat := 3\n", "utf-8")
+    code, _, stderr = _run("pin", "demo", "--reason", "an extra", "--root", str(demo))
+    assert code == 0, stderr
+    code, stdout, _ = _run("diff", "HEAD", "--json", "--root", str(demo))
+    [stale] = json.loads(stdout)["stale_reviews"]
+    assert stale["mission"] == "demo" and "review them again" in stale["reason"]
 
 
 def test_bad_bases_are_one_line_and_exit_2(

@@ -1,5 +1,6 @@
 """What a change does: targets proved or lost (by evidence tier), pins moved and why, lint
-findings accepted, witnesses gone stale; between a base commit and the working tree.
+findings accepted, witnesses and reviews gone stale; between a base commit and the working
+tree.
 
 A reviewer should not have to open an artefact to learn that a pull request moved a pin or
 lost a proof. The base is analysed from its own files (``git archive`` into a temporary
@@ -24,6 +25,7 @@ from missions import gitinfo
 from missions.errors import InputError
 from missions.lint import LintResult, lint_missions
 from missions.load import analyse
+from missions.reviews import review_findings
 from missions.status import Analysis
 from missions.witness import stale_reason, witness_targets
 
@@ -49,6 +51,8 @@ class Snapshot:
     accepted: Counter[tuple[str, str, str, str]] = field(default_factory=Counter)
     #: missions whose witnesses are stale, with why
     stale: dict[str, str] = field(default_factory=dict)
+    #: missions whose latest faithfulness review no longer holds (read at another pin)
+    stale_reviews: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -69,11 +73,18 @@ class Diff:
     pins: list[tuple[str, Pin | None, Pin]] = field(default_factory=list)
     accepted: list[tuple[str, str, str, str]] = field(default_factory=list)
     stale: list[tuple[str, str]] = field(default_factory=list)
+    stale_reviews: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def empty(self) -> bool:
         return not (
-            self.proved or self.lost or self.changed or self.pins or self.accepted or self.stale
+            self.proved
+            or self.lost
+            or self.changed
+            or self.pins
+            or self.accepted
+            or self.stale
+            or self.stale_reviews
         )
 
 
@@ -100,6 +111,10 @@ def snapshot(analysis: Analysis, lint: LintResult, *, witness_sources: bool = Tr
             reason_now = "not stamped at the statement pin" if unstamped else None
         if reason_now is not None:
             found.stale[info.id] = reason_now
+        rel = str(mission.file.path.relative_to(analysis.root))
+        for advice in review_findings(mission.file, "warn", rel)[1]:
+            if advice.rule == "review-stale":
+                found.stale_reviews[info.id] = advice.message
     for finding in lint.findings:
         if finding.accepted:
             found.accepted[(finding.path, finding.rule, finding.message, finding.reason or "")] += 1
@@ -131,6 +146,9 @@ def compare(base: Snapshot, head: Snapshot, label: str) -> Diff:
             diff.pins.append((mission, old, pin))
     diff.accepted = sorted((head.accepted - base.accepted).elements())
     diff.stale = sorted((m, r) for m, r in head.stale.items() if m not in base.stale)
+    diff.stale_reviews = sorted(
+        (m, r) for m, r in head.stale_reviews.items() if m not in base.stale_reviews
+    )
     return diff
 
 
@@ -278,6 +296,7 @@ def diff_markdown(diff: Diff) -> str:
         ],
     )
     section("Witnesses gone stale", [f"- {_code(m)}: {_plain(r)}" for m, r in diff.stale])
+    section("Reviews gone stale", [f"- {_code(m)}: {_plain(r)}" for m, r in diff.stale_reviews])
     return "\n".join(lines)
 
 
@@ -309,4 +328,5 @@ def diff_json(diff: Diff) -> dict[str, Any]:
             {"path": p, "rule": r, "message": m, "reason": why} for p, r, m, why in diff.accepted
         ],
         "stale": [{"mission": m, "reason": r} for m, r in diff.stale],
+        "stale_reviews": [{"mission": m, "reason": r} for m, r in diff.stale_reviews],
     }
