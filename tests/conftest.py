@@ -479,6 +479,14 @@ def link_witnesses(
     yaml.write_text(text, encoding="utf-8")
 
 
+def committed_demo(demo_workspace: Callable[..., Path]) -> Path:
+    """The demo workspace, pinned and synced, all of it committed: the base of a change."""
+    demo = demo_workspace(use_git=True)
+    git(demo, "add", "-A")
+    git(demo, "commit", "-qm", "settled")
+    return demo
+
+
 def gate_json(root: Path) -> tuple[int, list[dict[str, Any]]]:
     """``missions check --json``: exit code and violations."""
     result = invoke("check", "--json", "--root", root)

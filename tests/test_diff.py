@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from conftest import git
+from conftest import committed_demo, git
 from missions.cli import app
 from missions.diff import Pin, Snapshot, _extract, compare, diff_markdown
 
@@ -33,14 +33,6 @@ def _break_proof(demo: Path) -> None:
     proofs.write_text(text.replace("  simp [Goal, h]\n", "  sorry\n"), encoding="utf-8")
 
 
-def _committed(demo_workspace: Callable[..., Path]) -> Path:
-    """The demo workspace, pinned and synced, all of it committed: the base of a change."""
-    demo = demo_workspace(use_git=True)
-    git(demo, "add", "-A")
-    git(demo, "commit", "-qm", "settled")
-    return demo
-
-
 def _targets(root: Path) -> dict[str, tuple[str, str | None]]:
     data = json.loads(_run("status", "--json", "--root", str(root))[1])
     return {
@@ -53,7 +45,7 @@ def _targets(root: Path) -> dict[str, tuple[str, str | None]]:
 def test_a_lost_and_a_won_proof_are_named_with_their_tier(
     demo_workspace: Callable[..., Path],
 ) -> None:
-    demo = _committed(demo_workspace)
+    demo = committed_demo(demo_workspace)
     before = _targets(demo)
     _break_proof(demo)
     after = _targets(demo)
@@ -79,7 +71,7 @@ def test_a_lost_and_a_won_proof_are_named_with_their_tier(
 def test_a_moved_pin_is_named_with_the_reason_recorded(
     demo_workspace: Callable[..., Path],
 ) -> None:
-    demo = _committed(demo_workspace)
+    demo = committed_demo(demo_workspace)
     statements = demo / "Formal/Demo/Statements.lean"
     statements.write_text(
         statements.read_text(encoding="utf-8") + "\n/-- Added. -/\ndef extraConstant : Nat := 3\n",
@@ -99,7 +91,7 @@ def test_a_moved_pin_is_named_with_the_reason_recorded(
 
 
 def test_a_review_the_change_makes_stale_is_named(demo_workspace: Callable[..., Path]) -> None:
-    demo = _committed(demo_workspace)
+    demo = committed_demo(demo_workspace)
     code, _, stderr = _run(
         "review", "demo", "--verdict", "pass", "--reviewer", "Ada", "--root", str(demo)
     )
@@ -224,7 +216,7 @@ def test_an_archive_cannot_write_outside_its_folder(tmp_path: Path) -> None:
 def test_a_broken_base_is_named_by_revision_not_by_its_temporary_copy(
     demo_workspace: Callable[..., Path],
 ) -> None:
-    demo = _committed(demo_workspace)
+    demo = committed_demo(demo_workspace)
     yaml = demo / "missions/demo.yaml"
     good = yaml.read_text("utf-8")
     bad = good.replace("kind: goal", "kind: gaol")

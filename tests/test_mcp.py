@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from conftest import git
+from conftest import committed_demo, git
 from missions.mcp_server import TOOLS
 
 mcp = pytest.importorskip("mcp", reason="the mcp extra is not installed (pip install -e '.[mcp]')")
@@ -40,13 +40,6 @@ async def _session(root: Path, calls: list[tuple[str, dict[str, Any]]]) -> dict[
 
 def run_session(root: Path, calls: list[tuple[str, dict[str, Any]]]) -> dict[str, Any]:
     return anyio.run(_session, root, calls)
-
-
-def _committed(demo_workspace: Callable[..., Path]) -> Path:
-    demo = demo_workspace(use_git=True)
-    git(demo, "add", "-A")
-    git(demo, "commit", "-qm", "settled")
-    return demo
 
 
 def _expected_receipt(root: Path, uncommitted: bool) -> dict[str, Any]:
@@ -78,7 +71,7 @@ def _expected_receipt(root: Path, uncommitted: bool) -> dict[str, Any]:
 def test_every_tool_answers_with_a_receipt_of_the_workspace(
     demo_workspace: Callable[..., Path],
 ) -> None:
-    demo = _committed(demo_workspace)
+    demo = committed_demo(demo_workspace)
     calls: list[tuple[str, dict[str, Any]]] = [
         ("status", {}),
         ("status", {"mission": "demo"}),
@@ -118,7 +111,7 @@ def test_every_tool_answers_with_a_receipt_of_the_workspace(
 def test_a_receipt_says_uncommitted_and_the_tier_never_changes(
     demo_workspace: Callable[..., Path],
 ) -> None:
-    demo = _committed(demo_workspace)
+    demo = committed_demo(demo_workspace)
     proofs = demo / "Formal/Demo/Proofs.lean"
     text = proofs.read_text(encoding="utf-8")
     proofs.write_text(text.replace("  simp [Goal, h]\n", "  sorry\n"), encoding="utf-8")
@@ -134,7 +127,7 @@ def test_a_receipt_says_uncommitted_and_the_tier_never_changes(
 
 
 def test_bad_arguments_get_a_clean_error(demo_workspace: Callable[..., Path]) -> None:
-    demo = _committed(demo_workspace)
+    demo = committed_demo(demo_workspace)
     found = run_session(
         demo,
         [

@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from conftest import git
+from conftest import committed_demo
 from missions.cli import app
 from missions.lean.lexer import DOC, MODDOC, lex
 from missions.reviews import formal_text
@@ -23,13 +23,6 @@ runner = CliRunner()
 def _run(*args: str) -> tuple[int, str, str]:
     result = runner.invoke(app, list(args))
     return result.exit_code, result.stdout, result.stderr
-
-
-def _committed(demo_workspace: Callable[..., Path]) -> Path:
-    demo = demo_workspace(use_git=True)
-    git(demo, "add", "-A")
-    git(demo, "commit", "-qm", "settled")
-    return demo
 
 
 def _gate(root: Path) -> dict[str, Any]:
@@ -49,7 +42,7 @@ def _yaml_line(root: Path, text: str) -> int:
 
 
 def test_a_review_holds_for_the_pin_it_read(demo_workspace: Callable[..., Path]) -> None:
-    demo = _committed(demo_workspace)
+    demo = committed_demo(demo_workspace)
     gate = _gate(demo)
     assert gate["ok"] and _review_rules(gate["warnings"]) == ["review-missing"]
     code, _, stderr = _run(
@@ -82,7 +75,7 @@ def test_a_review_holds_for_the_pin_it_read(demo_workspace: Callable[..., Path])
 def test_a_blocking_verdict_is_advisory_and_findings_are_kept(
     demo_workspace: Callable[..., Path],
 ) -> None:
-    demo = _committed(demo_workspace)
+    demo = committed_demo(demo_workspace)
     (demo / "missions.yaml").write_text("policy:\n  reviews: required\n", encoding="utf-8")
     code, _, stderr = _run(
         "review", "demo", "--verdict", "block", "--reviewer", "Ben", "--notes", "too weak",
@@ -104,7 +97,7 @@ def test_a_blocking_verdict_is_advisory_and_findings_are_kept(
 def test_the_listing_has_the_statements_and_none_of_the_informal_text(
     demo_workspace: Callable[..., Path],
 ) -> None:
-    demo = _committed(demo_workspace)
+    demo = committed_demo(demo_workspace)
     code, listing, _ = _run("review", "demo", "--root", str(demo))
     assert code == 0
     statements = (demo / "Formal/Demo/Statements.lean").read_text("utf-8")
@@ -121,7 +114,7 @@ def test_the_listing_has_the_statements_and_none_of_the_informal_text(
 def test_recording_needs_the_statements_pinned_where_they_are(
     demo_workspace: Callable[..., Path],
 ) -> None:
-    demo = _committed(demo_workspace)
+    demo = committed_demo(demo_workspace)
     statements = demo / "Formal/Demo/Statements.lean"
     statements.write_text(
         statements.read_text("utf-8") + "\ndef extraConstant : Nat := 3\n", encoding="utf-8"
