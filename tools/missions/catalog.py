@@ -33,6 +33,7 @@ from missions.yamlio import (
     TOO_DEEP,
     LineIndex,
     check_depth,
+    collecting_parser_garbage,
     fast_load,
     line_in,
     line_of,
@@ -682,51 +683,52 @@ def load_catalog(
         chosen = set(only)
         paths = [p for p in paths if p.stem in chosen]
     for path in paths:
-        entry = cached.get(str(path))
-        key = _stat_key(path)  # before the read: a later change moves it, never hides
-        mission_file = _cached_mission_file(path, entry)
-        # what the cache keeps for the file: the entry itself while it stands (no new dump)
-        kept: dict[str, Any] | None = entry if mission_file is not None else None
-        sha: str | None = None
-        if mission_file is None:
-            try:
-                text = read_text(path)
-                sha = _text_sha(text)
-                mission_file = _cached_mission_file(path, entry, text)
-                if mission_file is not None and isinstance(entry, dict):
-                    kept = {**entry, **(key or {})}  # the same content, new times
-                if mission_file is None or check_references(mission_file):
-                    mission_file, kept = load_mission_file(path, text), None
-            except InputError as exc:
-                problems.extend(exc.problems)
-                continue
-        elif check_references(mission_file):
-            try:
-                mission_file, kept = load_mission_file(path), None
-            except InputError as exc:
-                problems.extend(exc.problems)
-                continue
-        if kept is not None:
-            fresh[str(path)] = kept
-        elif key is not None and sha is not None:
-            fresh[str(path)] = {
-                **key,
-                "sha": sha,
-                "mission": mission_file.mission.model_dump(mode="json", by_alias=True),
-                "lines": mission_file.lines,
-            }
-        mission_id = mission_file.mission.id
-        if mission_id in seen:
-            problems.append(
-                Problem(
-                    str(path),
-                    mission_file.line("id"),
-                    f"duplicate mission id {mission_id!r} (also in {seen[mission_id].name})",
+        with collecting_parser_garbage():  # the parser's cycles, freed per file
+            entry = cached.get(str(path))
+            key = _stat_key(path)  # before the read: a later change moves it, never hides
+            mission_file = _cached_mission_file(path, entry)
+            # what the cache keeps for the file: the entry itself while it stands (no new dump)
+            kept: dict[str, Any] | None = entry if mission_file is not None else None
+            sha: str | None = None
+            if mission_file is None:
+                try:
+                    text = read_text(path)
+                    sha = _text_sha(text)
+                    mission_file = _cached_mission_file(path, entry, text)
+                    if mission_file is not None and isinstance(entry, dict):
+                        kept = {**entry, **(key or {})}  # the same content, new times
+                    if mission_file is None or check_references(mission_file):
+                        mission_file, kept = load_mission_file(path, text), None
+                except InputError as exc:
+                    problems.extend(exc.problems)
+                    continue
+            elif check_references(mission_file):
+                try:
+                    mission_file, kept = load_mission_file(path), None
+                except InputError as exc:
+                    problems.extend(exc.problems)
+                    continue
+            if kept is not None:
+                fresh[str(path)] = kept
+            elif key is not None and sha is not None:
+                fresh[str(path)] = {
+                    **key,
+                    "sha": sha,
+                    "mission": mission_file.mission.model_dump(mode="json", by_alias=True),
+                    "lines": mission_file.lines,
+                }
+            mission_id = mission_file.mission.id
+            if mission_id in seen:
+                problems.append(
+                    Problem(
+                        str(path),
+                        mission_file.line("id"),
+                        f"duplicate mission id {mission_id!r} (also in {seen[mission_id].name})",
+                    )
                 )
-            )
-            continue
-        seen[mission_id] = path
-        catalog.files.append(mission_file)
+                continue
+            seen[mission_id] = path
+            catalog.files.append(mission_file)
     if use_cache and fresh != cached:
         write_store(store, CATALOG_CACHE_VERSION, fresh)
     if problems:

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from missions.cache import default_cache_dir, read_store, write_store
 from missions.gitinfo import run_git
-from missions.yamlio import fast_load
+from missions.yamlio import collecting_parser_garbage, fast_load
 
 #: What the cache holds per blob changes with this.
 CACHE_VERSION = "3"
@@ -178,7 +178,8 @@ def _read_blobs(top: Path, blobs: list[str]) -> dict[str, list[object] | None]:
         data = out[position : position + size]
         position += size + 1
         try:
-            found[blob] = read_version(data.decode("utf-8"))
+            with collecting_parser_garbage():  # one version's parser cycles, freed now
+                found[blob] = read_version(data.decode("utf-8"))
         except UnicodeDecodeError:
             found[blob] = None
     return found
