@@ -8,14 +8,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from conftest import committed_demo
 from missions.cli import app
-from missions.lean.lexer import DOC, MODDOC, lex
-from missions.reviews import formal_text
+from missions.lean.lexer import DOC, MODDOC, LexError, lex
+from missions.load import analyse
+from missions.reviews import closure_listing, formal_text
 
 runner = CliRunner()
 
@@ -147,5 +149,37 @@ fragments = st.sampled_from(
 
 @given(st.lists(fragments, max_size=40).map("".join))
 def test_the_formal_text_is_the_same_tokens_without_the_docs(source: str) -> None:
-    expected = [(k, t) for k, t, _ in lex(source).tokens if k not in (DOC, MODDOC)]
+    lexed = lex(source)
+    if lexed.error is not None:  # text Lean cannot read to its end is never shown in part
+        with pytest.raises(LexError):
+            formal_text(source)
+        return
+    expected = [(k, t) for k, t, _ in lexed.tokens if k not in (DOC, MODDOC)]
     assert [(k, t) for k, t, _ in lex(formal_text(source)).tokens] == expected
+
+
+def test_a_module_lean_cannot_read_is_named_not_a_traceback(
+    demo_workspace: Callable[..., Path],
+) -> None:
+    demo = committed_demo(demo_workspace)
+    defs = demo / "Formal/Demo/Defs.lean"
+    defs.write_text(defs.read_text("utf-8") + "\n/- never closed\n", encoding="utf-8")
+    code, listing, stderr = _run("review", "demo", "--root", str(demo))
+    assert code == 0, stderr
+    assert listing.startswith("-- Statement closure of demo: it cannot be pinned")
+    code, _, stderr = _run(
+        "review", "demo", "--verdict", "pass", "--reviewer", "Ada", "--root", str(demo)
+    )
+    assert (code, stderr.count("\n")) == (2, 1) and "not pinned" in stderr
+
+
+def test_a_file_that_breaks_after_the_analysis_is_named_in_the_listing(
+    demo_workspace: Callable[..., Path],
+) -> None:
+    demo = committed_demo(demo_workspace)
+    analysis = analyse(demo, ["demo"])
+    defs = demo / "Formal/Demo/Defs.lean"
+    defs.write_text(defs.read_text("utf-8") + "\n/- never closed\n", encoding="utf-8")
+    listing = closure_listing(analysis, analysis.missions[0])
+    assert "-- (not shown: the file cannot be read as Lean: unterminated comment)" in listing
+    assert "def Goal" in listing  # the other modules are still shown

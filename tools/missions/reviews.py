@@ -24,7 +24,7 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from missions.catalog import MissionFile, Review
 from missions.errors import InputError
-from missions.lean.lexer import DOC, MODDOC, lex
+from missions.lean.lexer import DOC, MODDOC, LexError, lex
 from missions.status import Analysis, MissionStatus, Violation
 from missions.yamlio import atomic_write_text, dump_document, set_key
 
@@ -33,8 +33,12 @@ VERDICTS = ("pass", "block", "discuss")
 
 def formal_text(source: str) -> str:
     """``source`` as Lean reads it, without comments and doc strings: the tokens in order,
-    line breaks and indentation kept, every comment gone."""
-    tokens = [t for t in lex(source).tokens if t[0] not in (DOC, MODDOC)]
+    line breaks and indentation kept, every comment gone. Raises :class:`LexError` for text
+    Lean cannot read to its end."""
+    lexed = lex(source)
+    if lexed.error is not None:  # its tokens stop where Lean stops reading: never a part
+        raise lexed.error
+    tokens = [t for t in lexed.tokens if t[0] not in (DOC, MODDOC)]
     parts: list[str] = []
     previous_end = 0
     for _, text, offset in tokens:
@@ -58,8 +62,16 @@ def closure_listing(analysis: Analysis, mission: MissionStatus) -> str:
     the statements to judge are named, their informal text is not shown."""
     workspace = analysis.workspace
     info = mission.file.mission
+    if mission.pin.digest is None:
+        head = (
+            f"-- Statement closure of {info.id}: it cannot be pinned (a module it needs is "
+            f"missing or cannot be read; `missions status {info.id} --why` says which), so "
+            "what follows may be incomplete and no review can be recorded."
+        )
+    else:
+        head = f"-- Statement closure of {info.id}, at {mission.pin.digest}."
     lines = [
-        f"-- Statement closure of {info.id}, at {mission.pin.digest}.",
+        head,
         "-- Comments and doc strings removed: compare what is stated with the source yourself.",
         "-- Statements to judge: "
         + ", ".join(f"{t.id} = {t.statement}" for t in info.targets if t.statement),
@@ -69,11 +81,12 @@ def closure_listing(analysis: Analysis, mission: MissionStatus) -> str:
         module = workspace.modules.get(name)
         if module is None:
             continue
+        lines.append(f"-- module {name} ({module.rel(analysis.root)})")
         try:
-            text = module.path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            text = ""
-        lines += [f"-- module {name} ({module.rel(analysis.root)})", formal_text(text)]
+            lines.append(formal_text(module.path.read_text(encoding="utf-8")))
+        except (OSError, UnicodeDecodeError, LexError) as exc:  # a fault the gate reports
+            why = exc.message if isinstance(exc, LexError) else str(exc)
+            lines.append(f"-- (not shown: the file cannot be read as Lean: {why})\n")
     earlier = [(r, f) for r in info.reviews for f in r.findings]
     if earlier:
         lines.append("-- Findings of earlier reviews (read them; a dismissed one says why):")
