@@ -72,14 +72,17 @@ def gate_annotations(
 ) -> list[str]:
     """One ``error`` per violation and one ``warning`` per warning, at its file and line."""
     lines = []
+    paths: dict[str, str] = {}  # thousands of findings name a few hundred files
     for kind, found in (("error", gate.violations), ("warning", gate.warnings)):
         for violation in found:
             file = violation.file
+            if file is not None and file not in paths:
+                paths[file] = repository_path(file, root, env)
             lines.append(
                 annotation(
                     kind,
                     violation.message,
-                    file=repository_path(file, root, env) if file is not None else None,
+                    file=paths[file] if file is not None else None,
                     line=violation.line,
                     title=_title(violation),
                 )
