@@ -85,6 +85,14 @@ from missions.scaffold import next_steps, plan, write
 from missions.settings import load_settings, settings_path
 from missions.stamps import check_stampable, stamp_witnesses
 from missions.status import Analysis, Violation, analyze
+from missions.stored import (
+    keep_check,
+    keep_site,
+    start_check,
+    start_site,
+    stored_check,
+    stored_site,
+)
 from missions.sync import (
     kernel_closures,
     kernel_stands,
@@ -269,7 +277,10 @@ ChecksOption = Annotated[
     ),
 ]
 NoCacheOption = Annotated[
-    bool, typer.Option("--no-cache", help="Rescan every Lean file, ignoring the scan cache.")
+    bool,
+    typer.Option(
+        "--no-cache", help="Compute afresh: rescan every Lean file, use no stored answer."
+    ),
 ]
 
 
@@ -587,16 +598,27 @@ def check(
     github = fmt == "github"
     extra: list[Violation] = []
     results = None
+    # only a plain run is stored: every option changes what the gate reads
+    plain = not (ids or no_cache or lean or checks or comparator or junit)
     try:
-        evidence = _evidence(_root(root), lean, checks, comparator)
-        analysis = _analysis(root, ids, no_cache)
-        if lean:
-            _, extra = _kernel(analysis, evidence)
-        results = evidence.comparator
-        if results is not None:
-            extra = [*extra, *comparator_violations(analysis, results)]
-        # reads YAML lines for messages: input errors too
-        gate = run_gate(analysis, extra, kernel_dependencies=lean)
+        top = _root(root)
+        evidence = _evidence(top, lean, checks, comparator)
+        stored = stored_check(top) if plain else None
+        if stored is not None:
+            gate, headline = stored
+        else:
+            recording = start_check(top) if plain else None
+            analysis = _analysis(top, ids, no_cache)
+            if lean:
+                _, extra = _kernel(analysis, evidence)
+            results = evidence.comparator
+            if results is not None:
+                extra = [*extra, *comparator_violations(analysis, results)]
+            # reads YAML lines for messages: input errors too
+            gate = run_gate(analysis, extra, kernel_dependencies=lean)
+            headline = _gate_headline(analysis, gate, lean)
+            if recording is not None:
+                keep_check(recording, analysis, gate, headline)
     except InputError as exc:
         if as_json:
             _print_json(
@@ -624,11 +646,10 @@ def check(
     if as_json:
         _print_json(gate_json(gate))
     elif github:
-        headline = _gate_headline(analysis, gate, lean)
-        _write_plain([*gate_annotations(gate, analysis.root), headline])
+        _write_plain([*gate_annotations(gate, top), headline])
         with _input_errors():
             try:
-                append_summary(gate_summary(gate, headline, analysis.root))
+                append_summary(gate_summary(gate, headline, top))
             except OSError as exc:
                 target = os.environ.get("GITHUB_STEP_SUMMARY", "")
                 raise InputError.single(target, 1, f"cannot write the job summary: {exc}") from None
@@ -636,7 +657,7 @@ def check(
         lines = [f"{v.location()}: [{v.rule}] {v.message}" for v in gate.violations]
         lines += [f"{w.location()}: warning: [{w.rule}] {w.message}" for w in gate.warnings]
         _write_plain(lines)
-        out.print(_gate_headline(analysis, gate, lean))
+        out.print(headline)
     if not gate.ok:
         raise typer.Exit(1)
 
@@ -889,12 +910,27 @@ def report(
         _usage("--format", f"unknown format {fmt!r}; choose one of {', '.join(REPORT_FORMATS)}")
     if fmt in ("html", "badges") and output is None:
         _usage("--output", f"--format {fmt} writes a directory: give -o DIR")
+    site = fmt in ("html", "badges")
+    hint = "open index.html" if fmt == "html" else f"badge URL: {BADGE_URL}{WORKSPACE_FILE}"
+    # a site without ids or kernel evidence is stored: every option changes what it reads
+    plain = site and not (ids or lean or checks)
     with _input_errors():
-        evidence = _evidence(_root(root), lean, checks)
-        analysis = _analysis(root, ids)
+        top = _root(root)
+        evidence = _evidence(top, lean, checks)
+        if plain and output is not None:
+            unchanged = stored_site(top, fmt, output)
+            if unchanged is not None:
+                files = plural(unchanged, "file")
+                err.print(
+                    f"{escape(str(output))} is up to date: nothing changed since its {files} "
+                    f"were written ({escape(hint)})"
+                )
+                return
+            recording = start_site(top, fmt, output)
+        analysis = _analysis(top, ids)
         extra = _kernel(analysis, evidence)[1] if lean else []
         gate = run_gate(analysis, extra, kernel_dependencies=lean)
-    if fmt in ("html", "badges"):
+    if site:
         assert output is not None
         with _input_errors():
             if output.exists() and not output.is_dir():
@@ -909,8 +945,9 @@ def report(
                     written = write_badges(analysis, gate, output)
             except OSError as exc:
                 raise InputError.single(output, 1, f"cannot write the {what}: {exc}") from None
+        if plain:
+            keep_site(recording, analysis, written)
         files = plural(len(written), "file")
-        hint = "open index.html" if fmt == "html" else f"badge URL: {BADGE_URL}{WORKSPACE_FILE}"
         err.print(f"wrote {files} to {escape(str(output))} ({escape(hint)})")
         return
     with _input_errors():

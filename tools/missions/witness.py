@@ -810,22 +810,55 @@ def _constants_matter(claim: Claim, context: Context) -> list[str]:
     return problems
 
 
+def module_origin(module: str) -> str | None:
+    """The file ``import module`` would run (None: there is none)."""
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec(module)
+    except (ImportError, ValueError):
+        return None
+    return None if spec is None else spec.origin
+
+
+def witness_sources(mission: Any) -> list[str]:
+    """What decides the source of every witness module the mission links: each module's file
+    and the folder holding it (a package of the same name added beside it wins), or for a
+    module that cannot be found, the folders of its nearest package that can (where it
+    would appear)."""
+    import importlib.util
+
+    found: set[str] = set()
+    for module in {t.witness for t in witness_targets(mission)}:
+        origin = module_origin(module)
+        if origin is not None:
+            found.update((origin, os.path.dirname(origin)))
+            continue
+        parent = module
+        while "." in parent:
+            parent = parent.rsplit(".", 1)[0]
+            try:
+                spec = importlib.util.find_spec(parent)
+            except (ImportError, ValueError):
+                continue
+            if spec is not None and spec.submodule_search_locations:
+                found.update(spec.submodule_search_locations)
+                break
+    return sorted(found)
+
+
 def source_digest(mission: Any) -> str | None:
     """``sha256:`` of the source of every witness module the mission links (None: one of them
     cannot be found). A stamp records it, so an edited witness is stale until reviewed."""
     import hashlib
-    import importlib.util
 
     digest = hashlib.sha256()
     for module in sorted({t.witness for t in witness_targets(mission)}):
-        try:
-            spec = importlib.util.find_spec(module)
-        except (ImportError, ValueError):
-            return None
-        if spec is None or spec.origin is None:
+        origin = module_origin(module)
+        if origin is None:
             return None
         try:
-            data = Path(spec.origin).read_bytes()
+            data = Path(origin).read_bytes()
         except OSError:
             return None
         digest.update(module.encode() + b"\0" + data.replace(b"\r\n", b"\n") + b"\0")

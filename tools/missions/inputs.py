@@ -1,0 +1,265 @@
+"""Everything a whole-workspace answer can read, stamped into one key.
+
+The stored ``status`` answer (:mod:`missions.answers`) is keyed by the files ``status``
+reads, named one by one. The gate and the dashboard read more: the git history of the
+mission files (the regression ratchet, pins, the dashboard's history), a README table,
+witness results and witness modules, whatever a project policy points at. A hand-kept list
+of those is how a stored answer goes stale when a rule learns to read something new, so
+this key names nothing: it stamps every file of the workspace tree (size, times, inode,
+mode) and leaves out only what stands for itself elsewhere:
+
+* ``.git``: the git state below stands for it (HEAD and what git reads to answer about it);
+* Lake's ``.lake`` folders (build outputs and fetched packages: no rule without ``--lean``
+  reads them, and ``--lean`` answers are never stored);
+* Python virtual environments (a folder with ``pyvenv.cfg``) and byte-code caches: the
+  tool's own code is in :func:`missions.code_fingerprint`, and a witness module anywhere
+  on the import path is stamped by the caller (``extra``) together with the import path;
+* the tool's cache folder, of which the caller names the files that are inputs.
+
+``tests/test_inputs.py`` runs ``check`` and the dashboard under an audit hook and fails if
+either opens a file this key does not cover, so a new rule that reads a new file cannot
+silently be answered from before it existed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterable
+from typing import Any
+
+from missions import SCANNER_VERSION, __version__, code_fingerprint
+from missions.cache import cache_dir_for
+
+#: Folders whose files no stored answer reads (see the module docstring).
+SKIPPED_FOLDERS = frozenset({".git", ".lake", "__pycache__"})
+
+#: Files of a git directory that decide what ``log``, ``diff`` and ``cat-file`` answer,
+#: besides HEAD's commit: shallow and graft boundaries, configuration, alternates, the
+#: index (which files are tracked), replacement refs (below).
+_GIT_FILES = (
+    "HEAD",
+    "index",
+    "shallow",
+    "packed-refs",
+    "config",
+    "config.worktree",
+    "commondir",
+    "info/grafts",
+    "info/attributes",
+    "objects",
+    "objects/pack",
+    "objects/info/alternates",
+)
+
+
+#: A file changed this close to when a key was taken may change again without its times
+#: moving (file systems keep coarse times; FAT's are two seconds apart): git's "racily
+#: clean" entries. An answer computed while such a file existed is not stored.
+RACY_NS = 2_000_000_000
+
+
+def _describe(s: os.stat_result) -> str:
+    return f"{s.st_mode}:{s.st_size}:{s.st_mtime_ns}:{s.st_ctime_ns}:{s.st_ino}"
+
+
+def file_stamp(path: str) -> str:
+    """What tells that a file changed: its kind and permissions, size, times and inode."""
+    try:
+        return _describe(os.stat(path))
+    except OSError as exc:
+        return f"-{exc.errno}"
+
+
+class _Stamps:
+    """The stamps of a key, and the newest time among the files stamped."""
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+        self.newest = 0
+
+    def file(self, path: str) -> None:
+        try:
+            s = os.stat(path)
+        except OSError as exc:
+            self.parts.append(f"{path}\0-{exc.errno}")
+            return
+        self.parts.append(f"{path}\0{_describe(s)}")
+        self.newest = max(self.newest, s.st_mtime_ns, s.st_ctime_ns)
+
+    def tree(self, top: str, skip: Iterable[str] = ()) -> None:
+        """Every file below ``top`` (symbolic links followed, each folder once), in a stable
+        order; ``skip`` holds folders left out."""
+        seen: set[tuple[int, int]] = set()  # skipped folders count as seen
+        for folder in skip:
+            try:
+                info = os.stat(folder)
+            except OSError:
+                continue
+            seen.add((info.st_dev, info.st_ino))
+
+        def walk(folder: str) -> None:
+            try:
+                info = os.stat(folder)
+                if (info.st_dev, info.st_ino) in seen:  # skipped, or walked by another name
+                    self.parts.append(f"{folder}/\0={info.st_dev}:{info.st_ino}")
+                    return
+                seen.add((info.st_dev, info.st_ino))
+                with os.scandir(folder) as scan:
+                    entries = sorted(scan, key=lambda e: e.name)
+            except OSError as exc:
+                self.parts.append(f"{folder}/\0-{exc.errno}")
+                return
+            if any(e.name == "pyvenv.cfg" for e in entries):
+                return  # a virtual environment: code, stamped by its own rules
+            self.parts.append(f"{folder}/\0{info.st_mode}")
+            for entry in entries:
+                try:
+                    is_folder = entry.is_dir()
+                except OSError:
+                    is_folder = False
+                if not is_folder:
+                    self.file(entry.path)
+                elif entry.name not in SKIPPED_FOLDERS:
+                    walk(entry.path)
+
+        walk(top)
+
+    def git(self, top: str) -> None:
+        """What git answers from: its own answer to where the repository is and which
+        commit HEAD is (or its refusal), every ``GIT_*`` variable, the git directory's
+        deciding files, every object folder (a fetch adds objects; a pin may name a commit
+        that only then exists) and replacement ref, and the configuration files."""
+        git = shutil.which("git")
+        self.parts.append(f"git\0{git}")
+        self.parts += (f"{k}={v}" for k, v in sorted(os.environ.items()) if k[:4] == "GIT_")
+        if git is None:
+            return
+        try:
+            done = subprocess.run(
+                [git, "rev-parse", "--absolute-git-dir", "--git-common-dir", "HEAD"],
+                cwd=top,
+                capture_output=True,
+                check=False,
+                timeout=60,
+            )
+        except (OSError, subprocess.SubprocessError) as exc:
+            self.parts.append(f"rev-parse\0{exc}")
+            return
+        self.parts.append(f"rev-parse\0{done.returncode}\0{done.stdout!r}\0{done.stderr!r}")
+        lines = done.stdout.decode(errors="replace").splitlines()
+        if done.returncode == 0 and len(lines) >= 2:
+            common = os.path.normpath(os.path.join(top, lines[1]))
+            for folder in dict.fromkeys((lines[0], common)):
+                for name in _GIT_FILES:
+                    self.file(os.path.join(folder, name))
+                try:
+                    with os.scandir(os.path.join(folder, "objects")) as scan:
+                        objects = sorted(e.path for e in scan if e.is_dir())
+                except OSError:
+                    objects = []
+                for path in objects:
+                    self.file(path)
+                self.tree(os.path.join(folder, "refs", "replace"))
+        home = os.path.expanduser("~")
+        config = os.environ.get("XDG_CONFIG_HOME") or os.path.join(home, ".config")
+        for path in (
+            os.path.join(home, ".gitconfig"),
+            os.path.join(config, "git", "config"),
+            os.path.join(config, "git", "attributes"),
+            "/etc/gitconfig",
+        ):
+            self.file(path)
+
+
+def _stamps(top: str, purpose: str, extra: Iterable[str]) -> _Stamps:
+    stamps = _Stamps()
+    stamps.parts.append(f"{__version__}\0{SCANNER_VERSION}\0{code_fingerprint()}\0{top}\0{purpose}")
+    stamps.parts += (f"{k}={v}" for k, v in sorted(os.environ.items()) if k[:9] == "MISSIONS_")
+    stamps.tree(top, skip=[cache_dir_for(top)])
+    stamps.git(top)
+    # the import path and its folders' times: a module added in front of a witness
+    # module's package changes which file ``import`` finds
+    for entry in sys.path:
+        stamps.file(entry or os.getcwd())
+    for path in extra:
+        stamps.file(os.path.abspath(path))
+    return stamps
+
+
+def workspace_key(root: str | os.PathLike[str], purpose: str, extra: Iterable[str] = ()) -> str:
+    """A key that changes whenever anything a whole-workspace answer may read changes:
+    the tool's code and version, the workspace tree, git, the import path, the environment
+    variables the tool reads, and the ``extra`` files (inputs that live elsewhere, such as
+    the saved witness results). ``purpose`` names the answer (and its options)."""
+    parts = _stamps(os.path.realpath(root), purpose, extra).parts
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()
+
+
+def _record_path(root: str, purpose: str) -> str:
+    name = hashlib.sha256(purpose.encode()).hexdigest()[:16]
+    return os.path.join(cache_dir_for(root), f"answer-{name}.json")
+
+
+def lookup(root: str | os.PathLike[str], purpose: str) -> Any:
+    """The answer stored for ``purpose`` if nothing it may have read changed since, else
+    None (also for a missing, damaged or foreign record: the caller computes afresh)."""
+    top = os.path.realpath(root)
+    try:
+        with open(_record_path(top, purpose), encoding="utf-8") as handle:
+            record = json.load(handle)
+        if record["purpose"] != purpose or not isinstance(record["extra"], list):
+            return None
+        extra = [str(path) for path in record["extra"]]
+        return record["answer"] if workspace_key(top, purpose, extra) == record["key"] else None
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+class Recording:
+    """The key taken before an answer is computed, to store the answer under afterwards.
+
+    If anything the key covers moved while the answer was computed (an edit, or the
+    answer's own output inside the workspace), nothing is stored: the answer may mix the
+    states before and after.
+    """
+
+    def __init__(self, root: str | os.PathLike[str], purpose: str, extra: Iterable[str] = ()):
+        self.top = os.path.realpath(root)
+        self.purpose = purpose
+        self.extra = list(extra)
+        self.started = time.time_ns()
+        stamps = _stamps(self.top, purpose, self.extra)
+        self.before = hashlib.sha256("\n".join(stamps.parts).encode()).hexdigest()
+        self.racy = stamps.newest > self.started - RACY_NS
+
+    def store(self, answer: Any, found: Iterable[str] = ()) -> bool:
+        """Keep ``answer``; ``found`` are inputs that became known while computing it (the
+        witness modules the YAML names). Says whether it was kept."""
+        if self.racy or workspace_key(self.top, self.purpose, self.extra) != self.before:
+            return False
+        extra = [*self.extra, *sorted(set(found) - set(self.extra))]
+        final = _stamps(self.top, self.purpose, extra)
+        if final.newest > self.started - RACY_NS:
+            return False
+        record = {
+            "purpose": self.purpose,
+            "key": hashlib.sha256("\n".join(final.parts).encode()).hexdigest(),
+            "extra": extra,
+            "answer": answer,
+        }
+        path = _record_path(self.top, self.purpose)
+        try:
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            tmp = f"{path}.{os.getpid()}.tmp"
+            with open(tmp, "w", encoding="utf-8") as handle:
+                json.dump(record, handle)
+            os.replace(tmp, path)
+        except OSError:
+            return False
+        return True
