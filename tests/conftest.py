@@ -61,6 +61,16 @@ targets:
 """
 
 
+def as_lists(value: Any) -> Any:
+    """``value`` with every tuple a list, recursively: a declaration keeps its sequences as
+    tuples, and a test states what it expects as lists."""
+    if isinstance(value, tuple | list):
+        return [as_lists(item) for item in value]
+    if isinstance(value, dict):
+        return {key: as_lists(item) for key, item in value.items()}
+    return value
+
+
 def write_files(root: Path, files: dict[str, str]) -> None:
     for rel, text in files.items():
         path = root / rel

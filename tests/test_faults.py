@@ -291,7 +291,7 @@ def test_hostile_nesting_lexes_without_recursion() -> None:
     assert source.error is None
     assert [t[1] for t in source.tokens].count("sorry") == 1
     scan = scan_source(text)
-    assert scan.decls[0].sorries == [1]
+    assert scan.decls[0].sorries == (1,)
     unclosed = lex("def s := " + 's!"{' * depth)
     assert unclosed.error is not None and "unterminated" in unclosed.error.message
 

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import as_lists
 from missions.lean.scan import Decl, FileScan, scan_source
 from missions.lean.vocabulary import DECL_KEYWORDS, SCOPE_COMMANDS, SOFT_COMMANDS
 from mutant_support import case_files, outcome
@@ -71,13 +72,15 @@ def test_alias_declares_each_new_name_at_its_line() -> None:
     scan = scan_source("theorem t : True := trivial\n\n@[simp] alias foo := t\n")
     assert names(scan) == ["t", "foo"]
     foo = decl(scan, "foo")
-    assert (foo.kind, foo.line, foo.mentions, foo.attrs) == ("alias", 3, ["t"], ["simp"])
+    assert as_lists((foo.kind, foo.line, foo.mentions, foo.attrs)) == as_lists(
+        ("alias", 3, ["t"], ["simp"])
+    )
     # like every declaration, an alias starts at its doc comment, not at its `:=`
     documented = scan_source("theorem t : True := trivial\n/-- d -/\n@[simp]\nalias foo\n  := t\n")
     assert [(d.name, d.line) for d in documented.decls] == [("t", 1), ("foo", 2)]
     pair = scan_source("namespace N\nalias ⟨mp, mpr⟩ := iff_thm\nend N\n")
     assert names(pair) == ["N.mp", "N.mpr"]
-    assert all(d.mentions == ["iff_thm"] for d in pair.decls)
+    assert all(d.mentions == ("iff_thm",) for d in pair.decls)
 
 
 @pytest.mark.parametrize(
@@ -113,7 +116,9 @@ def test_an_unfinished_erasure_declares_nothing(text: str) -> None:
 
 def test_alias_without_a_name_still_reaches_its_target() -> None:
     scan = scan_source("namespace N\nalias := t\nend N\n")
-    assert [(d.name, d.kind, d.mentions) for d in scan.decls] == [("N._alias", "alias", ["t"])]
+    assert as_lists([(d.name, d.kind, d.mentions) for d in scan.decls]) == as_lists(
+        [("N._alias", "alias", ["t"])]
+    )
 
 
 def test_an_erased_attribute_does_not_make_an_alias_implicit() -> None:
@@ -191,7 +196,7 @@ def test_a_structure_generates_its_fields_constructors_and_parent_projections() 
     assert {"mk", "rec", "casesOn", "val", "mk2", "w", "toT", "toBar"} <= generated
     # nothing from before the name, no projection for binders or fields, no dotted names
     assert not {"helper", "toNat", "ton", "toval", "tow", "Foo.Bar", "structure"} & generated
-    assert decl(scan, "helper").generated == []
+    assert decl(scan, "helper").generated == ()
 
 
 # ---------------------------------------------------------------- dotted declaration names
@@ -203,9 +208,9 @@ def test_a_dotted_name_resolves_in_every_enclosing_namespace() -> None:
         "theorem B.d : True := trivial\n"
     )
     inner = decl(scan, "N.M.A.c")
-    assert (inner.namespace, inner.opens) == ("N.M.A", ["N.M", "N"])
+    assert as_lists((inner.namespace, inner.opens)) == as_lists(("N.M.A", ["N.M", "N"]))
     outer = decl(scan, "B.d")
-    assert (outer.namespace, outer.opens) == ("B", [])
+    assert (outer.namespace, outer.opens) == ("B", ())
 
 
 # ---------------------------------------------------------------- notations and aliases
@@ -229,8 +234,8 @@ def test_a_notation_is_a_declaration_spanning_its_lines() -> None:
         ("<notation@6>", "notation", 6, 7, 'notation "V" =>\n  True'),
     ]
     x, y, z, w, _ = scan.decls
-    assert x.dot_mentions == ["succ"]
-    assert (y.natives, z.searches, w.sorries) == ([3], [4], [5])
+    assert x.dot_mentions == ("succ",)
+    assert (y.natives, z.searches, w.sorries) == ((3,), (4,), (5,))
     assert [(e.line, e.sorries) for e in scan.extensions] == [
         (1, []),
         (3, []),
@@ -279,8 +284,8 @@ def test_attributes_with_nested_brackets_belong_to_the_next_declaration() -> Non
         "@[simp, aesop safe (rule_sets := [x])]\ntheorem b : True := trivial\n"
     )
     b = decl(scan, "b")
-    assert (b.line, b.attrs, b.implicit) == (3, ["simp", "aesop"], True)
-    assert decl(scan, "a").attrs == []
+    assert as_lists((b.line, b.attrs, b.implicit)) == as_lists((3, ["simp", "aesop"], True))
+    assert decl(scan, "a").attrs == ()
 
 
 def test_only_the_aesop_tactic_builder_runs_workspace_code() -> None:
@@ -344,16 +349,20 @@ def test_attribute_commands_that_only_erase_or_are_inert_declare_nothing() -> No
         "attribute [-simp] foo\nattribute [reducible] bar\nattribute [simp] baz\n"
         "attribute [implemented_by q] r\n"
     )
-    assert [(d.name, d.kind, d.line, d.attrs, d.implicit) for d in scan.decls] == [
-        ("<attribute@3>", "attribute", 3, ["simp"], True),
-        ("<attribute@4>", "attribute", 4, ["implemented_by"], True),
-    ]
+    assert as_lists(
+        [(d.name, d.kind, d.line, d.attrs, d.implicit) for d in scan.decls]
+    ) == as_lists(
+        [
+            ("<attribute@3>", "attribute", 3, ["simp"], True),
+            ("<attribute@4>", "attribute", 4, ["implemented_by"], True),
+        ]
+    )
     assert [(f.line, f.code) for f in scan.findings] == [(4, "implemented_by")]
 
 
 def test_symbols_inside_an_attribute_are_not_erasures() -> None:
     scan = scan_source("@[aesop unsafe 50% apply]\ntheorem a : True := trivial\n")
-    assert decl(scan, "a").attrs == ["aesop"]
+    assert decl(scan, "a").attrs == ("aesop",)
 
 
 @pytest.mark.parametrize(
@@ -371,7 +380,7 @@ def test_open_markers_are_not_namespaces(
     """``scoped``, ``private``, ``hiding`` and ``renaming`` say how to open, not what: neither
     in the scope of the next declaration nor in the file-wide list."""
     scan = scan_source(f"{command}\ntheorem a : True := trivial\n")
-    assert decl(scan, "a").opens == opened
+    assert as_lists(decl(scan, "a").opens) == as_lists(opened)
     assert scan.opens == in_file
 
 
@@ -382,7 +391,7 @@ def test_open_inside_a_namespace_may_mean_each_enclosing_reading() -> None:
         "namespace A.B\nopen X\nopen _root_.Y Z\ntheorem t : True := trivial\nend A.B\n"
     )
     expected = ["X", "A.B.X", "A.X", "Y", "Z", "A.B.Z", "A.Z"]
-    assert decl(scan, "A.B.t").opens == expected
+    assert as_lists(decl(scan, "A.B.t").opens) == as_lists(expected)
     assert scan.opens == expected
 
 
@@ -441,7 +450,7 @@ def test_every_open_in_a_file_is_recorded_with_its_renamings() -> None:
 )
 def test_attribute_names_skip_scope_markers_and_keep_erasures(text: str, attrs: list[str]) -> None:
     (found,) = scan_source(text).decls
-    assert found.attrs == attrs
+    assert as_lists(found.attrs) == as_lists(attrs)
 
 
 def test_native_counts_wherever_it_stands_and_so_does_an_unreadable_configuration() -> None:
@@ -464,7 +473,7 @@ def test_native_counts_wherever_it_stands_and_so_does_an_unreadable_configuratio
         (6, "native"),
         (7, "native"),
     ]
-    assert [d.natives for d in scan.decls] == [[1], [2], [3], [4], [5], [6], [7], [], []]
+    assert as_lists([d.natives for d in scan.decls]) == [[1], [2], [3], [4], [5], [6], [7], [], []]
 
 
 @pytest.mark.parametrize(
@@ -499,7 +508,8 @@ def test_a_doc_comment_starts_the_declaration_it_documents() -> None:
     dangling = scan_source("theorem t : True := trivial\n/-- dangling -/\n")
     assert [(d.name, d.line, d.end_line) for d in dangling.decls] == [("t", 1, 1)]
     hidden = scan_source("theorem t : True := trivial\n/-- dangling -/ sorry\n")
-    assert [d.sorries for d in hidden.decls] == [[2], [2]]  # `t`'s tail, and its own
+    # `t`'s tail, and its own
+    assert as_lists([d.sorries for d in hidden.decls]) == [[2], [2]]
 
 
 @pytest.mark.parametrize(
@@ -607,7 +617,7 @@ def test_commands_split_where_lean_starts_them(
 
 def test_open_private_opens_for_the_next_command() -> None:
     [t] = scan_source("open private foo in\ntheorem t : True := trivial\n").decls
-    assert (t.name, t.opens) == ("t", ["foo"])
+    assert as_lists((t.name, t.opens)) == as_lists(("t", ["foo"]))
 
 
 def test_universe_parameters_are_not_binders() -> None:
@@ -653,70 +663,80 @@ def test_everything_a_declaration_records() -> None:
     fields not listed keep their defaults."""
     scan = scan_source(DECLARATIONS)
     defaults = {f.name: f.default for f in dataclasses.fields(Decl) if f.default is not MISSING}
-    defaults.update({f.name: [] for f in dataclasses.fields(Decl) if f.default_factory is list})
     seen = [
         {k: v for k, v in dataclasses.asdict(d).items() if k not in ("start", "end", "content")}
         for d in scan.decls
     ]
     changed = [{k: v for k, v in d.items() if k not in defaults or v != defaults[k]} for d in seen]
-    assert changed == [
-        {
-            "name": "N.foo",
-            "kind": "theorem",
-            "line": 3,
-            "end_line": 5,
-            "namespace": "N",
-            "opens": [],
-            "modifiers": ["protected"],
-            "attrs": ["simp", "-instance"],
-            "mentions": [
-                "Goal",
-                "List.map",
-                "Sort",
-                "by",
-                "exact",
-                "f",
-                "h.bar.baz",
-                "inl",
-                "instance",
-                "protected",
-                "simp",
-                "theorem",
-                "u",
-                "x",
-                "xs",
-                "α",
-            ],
-            "dot_mentions": ["inl"],
-            "has_binders": True,
-            "type_name": "Goal",
-            "type_tokens": 1,
-            "implicit": True,
-        },
-        {
-            "name": "N.C",
-            "kind": "class inductive",
-            "line": 7,
-            "end_line": 8,
-            "namespace": "N",
-            "opens": [],
-            "mentions": ["Prop", "class", "inductive", "mk"],
-            "generated": ["Prop", "casesOn", "ext", "ext_iff", "mk", "noConfusion", "rec", "recOn"],
-            "type_name": "Prop",
-            "type_tokens": 1,
-        },
-        {
-            "name": "N._instance_10",
-            "kind": "instance",
-            "line": 10,
-            "end_line": 10,
-            "namespace": "N",
-            "opens": [],
-            "mentions": ["Inhabited", "Nat", "instance"],
-            "type_tokens": 2,
-            "implicit": True,
-        },
-    ]
+    assert as_lists(changed) == as_lists(
+        [
+            {
+                "name": "N.foo",
+                "kind": "theorem",
+                "line": 3,
+                "end_line": 5,
+                "namespace": "N",
+                "opens": [],
+                "modifiers": ["protected"],
+                "attrs": ["simp", "-instance"],
+                "mentions": [
+                    "Goal",
+                    "List.map",
+                    "Sort",
+                    "by",
+                    "exact",
+                    "f",
+                    "h.bar.baz",
+                    "inl",
+                    "instance",
+                    "protected",
+                    "simp",
+                    "theorem",
+                    "u",
+                    "x",
+                    "xs",
+                    "α",
+                ],
+                "dot_mentions": ["inl"],
+                "has_binders": True,
+                "type_name": "Goal",
+                "type_tokens": 1,
+                "implicit": True,
+            },
+            {
+                "name": "N.C",
+                "kind": "class inductive",
+                "line": 7,
+                "end_line": 8,
+                "namespace": "N",
+                "opens": [],
+                "mentions": ["Prop", "class", "inductive", "mk"],
+                "generated": [
+                    "Prop",
+                    "casesOn",
+                    "ext",
+                    "ext_iff",
+                    "mk",
+                    "noConfusion",
+                    "rec",
+                    "recOn",
+                ],
+                "type_name": "Prop",
+                "type_tokens": 1,
+            },
+            {
+                "name": "N._instance_10",
+                "kind": "instance",
+                "line": 10,
+                "end_line": 10,
+                "namespace": "N",
+                "opens": [],
+                "mentions": ["Inhabited", "Nat", "instance"],
+                "type_tokens": 2,
+                "implicit": True,
+            },
+        ]
+    )
     assert [DECLARATIONS[d.start : d.end] for d in scan.decls] == [
         "/-- doc -/\n@[simp, -instance] protected theorem foo.{u} {α : Sort u} (x : α) : Goal "
         ":= by\n  exact (.inl (h.bar.baz (List.map f xs) x))",
@@ -742,7 +762,7 @@ def test_what_a_declaration_generates_and_whether_automation_uses_it(
     text: str, generated: list[str], implicit: bool
 ) -> None:
     [decl] = scan_source(text).decls
-    assert (decl.generated, decl.implicit) == (generated, implicit)
+    assert as_lists((decl.generated, decl.implicit)) == as_lists((generated, implicit))
 
 
 @pytest.mark.parametrize(
@@ -780,13 +800,17 @@ RICH_FILE = (
 def test_a_whole_file_scan_and_its_cache_round_trip() -> None:
     """Every part of a file's scan, and the same scan read back from its cached JSON."""
     scan = scan_source(RICH_FILE)
-    assert [(d.kind, d.name, d.line, d.end_line, d.modifiers) for d in scan.decls] == [
-        ("def", "a", 3, 4, []),
-        ("notation", "<notation@7>", 7, 7, []),
-        ("unknown command", "<unknown command@8>", 8, 8, []),
-        ("def", "b", 9, 9, ["private"]),  # a modifier after a command starts the next one
-        ("theorem", "c", 10, 11, ["protected"]),  # so do docs and attributes
-    ]
+    assert as_lists(
+        [(d.kind, d.name, d.line, d.end_line, d.modifiers) for d in scan.decls]
+    ) == as_lists(
+        [
+            ("def", "a", 3, 4, []),
+            ("notation", "<notation@7>", 7, 7, []),
+            ("unknown command", "<unknown command@8>", 8, 8, []),
+            ("def", "b", 9, 9, ["private"]),  # a modifier after a command starts the next one
+            ("theorem", "c", 10, 11, ["protected"]),  # so do docs and attributes
+        ]
+    )
     assert scan.imports == [("Mathlib", 1), ("Late.Mod", 12)]  # a late import is still one
     assert scan.placeholders == [(3, "/-- TODO: the statement -/")]
     assert (scan.unknown, scan.exports, scan.exit_line) == ([(8, "frobnicate")], ["Bar"], 13)
@@ -807,7 +831,7 @@ def test_a_whole_file_scan_and_its_cache_round_trip() -> None:
 )
 def test_field_notation_after_a_term(text: str, dots: list[str]) -> None:
     [decl] = scan_source(text).decls
-    assert decl.dot_mentions == dots
+    assert as_lists(decl.dot_mentions) == as_lists(dots)
 
 
 def test_a_root_name_leaves_every_namespace() -> None:
@@ -833,7 +857,9 @@ def test_erasing_a_forbidden_attribute_is_still_reported() -> None:
 def test_modifiers_stay_with_their_declaration(
     text: str, decls: list[tuple[str, int, list[str]]]
 ) -> None:
-    assert [(d.name, d.line, d.modifiers) for d in scan_source(text).decls] == decls
+    assert as_lists([(d.name, d.line, d.modifiers) for d in scan_source(text).decls]) == as_lists(
+        decls
+    )
 
 
 @pytest.mark.parametrize(
@@ -862,16 +888,18 @@ def test_text_after_an_uncertain_boundary_counts_for_the_declaration_before() ->
     """Words at column 0 may be unknown commands or the end of the term above: both readings
     count, the second as the declaration's tail, through every uncertain boundary in a row."""
     scan = scan_source("theorem a : True := x\nfoo\nbar\ntheorem b : True := y\n")
-    assert [(d.name, d.tail_mentions) for d in scan.decls] == [
-        ("a", ["bar", "foo"]),
-        ("<unknown command@2>", []),
-        ("<unknown command@3>", []),
-        ("b", []),
-    ]
+    assert as_lists([(d.name, d.tail_mentions) for d in scan.decls]) == as_lists(
+        [
+            ("a", ["bar", "foo"]),
+            ("<unknown command@2>", []),
+            ("<unknown command@3>", []),
+            ("b", []),
+        ]
+    )
     assert scan.unknown == [(2, "foo"), (3, "bar")]
     last = scan_source("theorem a : True := x\nfoo\nbar\n")  # ending the file uncertainly
     first = last.decls[0]
-    assert (first.name, first.tail_mentions) == ("a", ["bar", "foo"])
+    assert (first.name, first.tail_mentions) == ("a", ("bar", "foo"))
 
 
 def test_the_token_digest_is_stable_and_ignores_what_lean_ignores() -> None:
@@ -903,14 +931,14 @@ def test_the_token_digest_is_stable_and_ignores_what_lean_ignores() -> None:
 )
 def test_attributes_docs_and_keywords_end_a_command_for_certain(after: str) -> None:
     [a, *_] = scan_source("def a := 1\n" + after).decls
-    assert (a.name, a.end_line, a.tail_mentions) == ("a", 1, [])
+    assert as_lists((a.name, a.end_line, a.tail_mentions)) == as_lists(("a", 1, []))
 
 
 def test_a_hash_command_ends_a_body_only_perhaps() -> None:
     """After a term the scan does not rule out that a ``#`` word still belongs to it, so what
     follows counts for the declaration too (the sound reading)."""
     [a] = scan_source("def a := 1\n#check b\n").decls
-    assert (a.end_line, a.tail_mentions) == (1, ["b"])
+    assert as_lists((a.end_line, a.tail_mentions)) == as_lists((1, ["b"]))
 
 
 SCOPES = (
@@ -927,21 +955,23 @@ def test_scopes_namespaces_opens_and_variables() -> None:
     block); `include` puts variables in scope; leaving the namespace leaves it all."""
     scan = scan_source(SCOPES)
     exported = ["D", "A.B.D", "A.D"]
-    assert [(d.name, d.namespace, d.opens, d.variables) for d in scan.decls] == [
-        ("A.B.t", "A.B", ["C", "A.B.C", "A.C"], False),
-        ("A.B.u", "A.B", [], False),
-        ("A.B.m1", "A.B", exported, False),
-        ("A.B.m2", "A.B", exported, False),
-        ("A.B.v", "A.B", exported, True),
-        ("r", "", [], False),
-        ("w", "", [], False),
-    ]
+    assert as_lists([(d.name, d.namespace, d.opens, d.variables) for d in scan.decls]) == as_lists(
+        [
+            ("A.B.t", "A.B", ["C", "A.B.C", "A.C"], False),
+            ("A.B.u", "A.B", [], False),
+            ("A.B.m1", "A.B", exported, False),
+            ("A.B.m2", "A.B", exported, False),
+            ("A.B.v", "A.B", exported, True),
+            ("r", "", [], False),
+            ("w", "", [], False),
+        ]
+    )
     assert scan.exports == exported
 
 
 def test_an_end_with_nothing_to_close_keeps_the_file_scope() -> None:
     [t] = scan_source("end\nopen Foo\ntheorem t : True := x\n").decls
-    assert (t.name, t.namespace, t.opens) == ("t", "", ["Foo"])
+    assert as_lists((t.name, t.namespace, t.opens)) == as_lists(("t", "", ["Foo"]))
 
 
 @pytest.mark.parametrize(
@@ -1005,13 +1035,15 @@ def test_a_hash_word_inside_a_proof_keeps_what_follows_in_the_proof(prefix: str)
     declaration's, whatever docs, attributes or modifiers come before the keyword."""
     [a] = scan_source(f"{prefix}theorem a : True := by\n  #check x\n  sorry\n").decls
     sorry_line = prefix.count("\n") + 3
-    assert (a.name, a.sorries, a.tail_mentions) == ("a", [sorry_line], ["sorry", "x"])
+    assert as_lists((a.name, a.sorries, a.tail_mentions)) == as_lists(
+        ("a", [sorry_line], ["sorry", "x"])
+    )
 
 
 def test_a_hash_command_after_a_documented_alias_starts_for_certain() -> None:
     """An alias holds no term that a ``#`` word could continue (contrast the proof above)."""
     [b] = scan_source("/-- doc -/\nalias b := a\n#check c\n").decls
-    assert (b.name, b.mentions, b.tail_mentions) == ("b", ["a"], [])
+    assert as_lists((b.name, b.mentions, b.tail_mentions)) == as_lists(("b", ["a"], []))
 
 
 def test_an_option_at_column_0_inside_a_proof_may_still_be_the_proof() -> None:
@@ -1019,13 +1051,15 @@ def test_an_option_at_column_0_inside_a_proof_may_still_be_the_proof() -> None:
     or go on with the proof, so the sorry after it counts for the theorem."""
     text = "theorem a : True := by\n  skip\nset_option maxHeartbeats 0 in\n  exact sorry\n"
     [a] = scan_source(text).decls
-    assert (a.name, a.sorries) == ("a", [4])
+    assert as_lists((a.name, a.sorries)) == as_lists(("a", [4]))
 
 
 @pytest.mark.parametrize("rest", ["instance Repr for Foo\n", "instance"])
 def test_deriving_instance_starts_a_command_for_certain(rest: str) -> None:
     scan = scan_source(f"def a := 1\nderiving {rest}")
-    assert [(d.name, d.tail_mentions) for d in scan.decls] == [("a", []), ("<deriving@2>", [])]
+    assert as_lists([(d.name, d.tail_mentions) for d in scan.decls]) == as_lists(
+        [("a", []), ("<deriving@2>", [])]
+    )
 
 
 def test_a_stray_closing_bracket_does_not_swallow_the_rest_of_the_file() -> None:
@@ -1062,7 +1096,7 @@ def test_universe_and_omit_are_scope_commands() -> None:
     scan = scan_source("universe u\nopen Foo in\nomit h in\ntheorem t : True := x\n")
     assert scan.unknown == []
     [t] = scan.decls
-    assert (t.name, t.opens) == ("t", ["Foo"])
+    assert as_lists((t.name, t.opens)) == as_lists(("t", ["Foo"]))
 
 
 #: words that start a command wherever they stand (``open``/``set_option`` inside a body may

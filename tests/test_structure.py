@@ -80,7 +80,7 @@ def test_a_keyword_after_a_dot_is_a_field_not_a_command(field: str) -> None:
     scan = scan_source(text)
     assert [d.name for d in scan.decls] == ["A.t", "A.u"]
     [t, _] = scan.decls
-    assert t.sorries == [4]
+    assert t.sorries == (4,)
     assert scan.structure == []
 
 

@@ -150,12 +150,21 @@ class References:
         self.workspace = workspace
         self._edges: dict[int, list[tuple[Module, Decl]]] = {}
         self._closures: dict[str, tuple[list[str], set[str]]] = {}
-        index: dict[str, dict[str, list[tuple[Module, Decl]]]] = {}
+        # most keys belong to one declaration: kept as that entry, not as a dictionary of
+        # lists (a large workspace has a hundred thousand keys)
+        index: dict[str, tuple[Module, Decl] | dict[str, list[tuple[Module, Decl]]]] = {}
         for name in sorted(workspace.modules):
             module = workspace.modules[name]
             for decl in module.scan.decls:
+                entry = (module, decl)
                 for key in {decl.name.rsplit(".", 1)[-1], *decl.generated}:
-                    index.setdefault(key, {}).setdefault(name, []).append((module, decl))
+                    known = index.get(key)
+                    if known is None:
+                        index[key] = entry
+                        continue
+                    if isinstance(known, tuple):
+                        known = index[key] = {known[0].name: [known]}
+                    known.setdefault(name, []).append(entry)
         self._index = index
 
     def of(self, module: Module, decl: Decl) -> list[tuple[Module, Decl]]:
@@ -169,6 +178,10 @@ class References:
                 for part in name.split("."):
                     by_module = index.get(part)
                     if not by_module:
+                        continue
+                    if isinstance(by_module, tuple):
+                        if by_module[0].name in inside:
+                            found.setdefault(id(by_module[1]), by_module)
                         continue
                     if len(by_module) <= len(ordered):
                         hits = [e for m, es in by_module.items() if m in inside for e in es]

@@ -89,7 +89,11 @@ class Finding:
 
 @dataclass(slots=True)
 class Decl:
-    """A declaration, or a command that acts like one for reachability (notation, attribute)."""
+    """A declaration, or a command that acts like one for reachability (notation, attribute).
+
+    Its sequences are tuples: a large workspace holds about a million of them, most empty
+    (the empty tuple is one shared object; an empty list is 56 bytes).
+    """
 
     name: str
     kind: str
@@ -101,20 +105,20 @@ class Decl:
     namespace: str
     #: namespaces open at the declaration (scoped opens, ``open … in``, the enclosing
     #: namespace when a dotted name moved the resolution namespace)
-    opens: list[str]
-    modifiers: list[str] = field(default_factory=list)
-    attrs: list[str] = field(default_factory=list)
-    mentions: list[str] = field(default_factory=list)
-    dot_mentions: list[str] = field(default_factory=list)
+    opens: tuple[str, ...]
+    modifiers: tuple[str, ...] = ()
+    attrs: tuple[str, ...] = ()
+    mentions: tuple[str, ...] = ()
+    dot_mentions: tuple[str, ...] = ()
     #: names this declaration generates, by their last component (fields, constructors)
-    generated: list[str] = field(default_factory=list)
+    generated: tuple[str, ...] = ()
     #: mentions that come only from commands after an uncertain boundary (they count for
     #: reach, but do not make a theorem refer to itself)
-    tail_mentions: list[str] = field(default_factory=list)
-    sorries: list[int] = field(default_factory=list)
-    natives: list[int] = field(default_factory=list)
+    tail_mentions: tuple[str, ...] = ()
+    sorries: tuple[int, ...] = ()
+    natives: tuple[int, ...] = ()
     #: lines of environment-searching tactics (``exact?``): their reach is unbounded
-    searches: list[int] = field(default_factory=list)
+    searches: tuple[int, ...] = ()
     has_binders: bool = False
     type_name: str | None = None
     type_tokens: int = 0
@@ -225,14 +229,18 @@ def record_fields(record: type) -> tuple[str, ...]:
 decl_row = attrgetter(*record_fields(Decl))
 _extension_row = attrgetter(*record_fields(Extension))
 _finding_row = attrgetter(*record_fields(Finding))
-#: Positions of a declaration row's names: one string, and lists of them. A workspace holds a
-#: million mentions of a few tens of thousands of names; decoded from JSON each is its own
+#: Positions of a declaration row's names: one string, and tuples of them. A workspace holds
+#: a million mentions of a few tens of thousands of names; decoded from JSON each is its own
 #: string, interned they are shared (a third of a large workspace's memory).
 _NAME_AT = [i for i, n in enumerate(record_fields(Decl)) if n in ("kind", "namespace")]
 _NAMES_AT = [
     i
     for i, n in enumerate(record_fields(Decl))
-    if n in ("opens", "attrs", "mentions", "dot_mentions", "generated", "tail_mentions")
+    if n
+    in ("opens", "modifiers", "attrs", "mentions", "dot_mentions", "generated", "tail_mentions")
+]
+_NUMBERS_AT = [
+    i for i, n in enumerate(record_fields(Decl)) if n in ("sorries", "natives", "searches")
 ]
 
 
@@ -241,8 +249,9 @@ def _decl(row: list[Any]) -> Decl:
     for index in _NAME_AT:
         row[index] = intern(row[index])
     for index in _NAMES_AT:
-        if row[index]:
-            row[index] = [intern(name) for name in row[index]]
+        row[index] = tuple([intern(name) for name in row[index]]) if row[index] else ()
+    for index in _NUMBERS_AT:
+        row[index] = tuple(row[index])
     return Decl(*row)
 
 
@@ -1050,16 +1059,16 @@ class _FileScanner:
             start=tokens[begin][2],
             end=tokens[end - 1][2] + len(tokens[end - 1][1]),
             namespace=namespace,
-            opens=opens,
-            modifiers=modifiers,
-            attrs=attrs,
-            mentions=mentions,
-            dot_mentions=dots,
-            generated=generated,
-            tail_mentions=tail_mentions,
-            sorries=self._sorries(begin, tail),
-            natives=self._lines_within(self.native_at, begin, tail),
-            searches=self._lines_within(self.search_at, begin, tail),
+            opens=tuple(opens),
+            modifiers=tuple(modifiers),
+            attrs=tuple(attrs),
+            mentions=tuple(mentions),
+            dot_mentions=tuple(dots),
+            generated=tuple(generated),
+            tail_mentions=tuple(tail_mentions),
+            sorries=tuple(self._sorries(begin, tail)),
+            natives=tuple(self._lines_within(self.native_at, begin, tail)),
+            searches=tuple(self._lines_within(self.search_at, begin, tail)),
             has_binders=has_binders,
             type_name=type_name,
             type_tokens=type_end - type_begin,
@@ -1254,12 +1263,12 @@ class _FileScanner:
             start=self.tokens[begin][2],
             end=self.tokens[end - 1][2] + len(self.tokens[end - 1][1]),
             namespace=self.namespace(),
-            opens=self.scope_opens(),
-            mentions=mentions,
-            dot_mentions=dots,
-            sorries=self._sorries(begin, end),
-            natives=self._lines_within(self.native_at, begin, end),
-            searches=self._lines_within(self.search_at, begin, end),
+            opens=tuple(self.scope_opens()),
+            mentions=tuple(mentions),
+            dot_mentions=tuple(dots),
+            sorries=tuple(self._sorries(begin, end)),
+            natives=tuple(self._lines_within(self.native_at, begin, end)),
+            searches=tuple(self._lines_within(self.search_at, begin, end)),
             variables=self.variables_in_scope(),
             implicit=implicit,
             content=self._content(begin, end),
@@ -1281,7 +1290,7 @@ class _FileScanner:
             decl = self._pseudo_decl(
                 j if j < end else begin, tail, "alias", implicit=implicit, name=self.qualify(new)
             )
-            decl.attrs = attrs
+            decl.attrs = tuple(attrs)
             decl.line = self.line(begin)  # where the command starts, as for every declaration
 
     def _attribute_command(self, begin: int, i: int, end: int) -> None:
@@ -1293,7 +1302,7 @@ class _FileScanner:
         self._check_attributes(i, attrs, args)
         if all(a.startswith("-") or a in INERT_ATTRIBUTES for a in attrs):
             return
-        self._pseudo_decl(begin, end, "attribute", implicit=True).attrs = attrs
+        self._pseudo_decl(begin, end, "attribute", implicit=True).attrs = tuple(attrs)
 
     def _notation(self, begin: int, i: int, end: int, command: str) -> None:
         """A notation: a declaration automation may use unnamed. One whose tokens hold a
