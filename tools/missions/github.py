@@ -10,8 +10,9 @@ the command and let the rest of a hostile message be read as a new command.
 
 from __future__ import annotations
 
+import functools
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
 from missions.errors import Problem
@@ -62,6 +63,12 @@ def repository_path(file: str, root: Path, env: Mapping[str, str] | None = None)
     return file
 
 
+def _path_resolver(root: Path, env: Mapping[str, str] | None = None) -> Callable[[str], str]:
+    """:func:`repository_path` remembered per file: thousands of findings name a few
+    hundred files."""
+    return functools.cache(lambda file: repository_path(file, root, env))
+
+
 def _title(violation: Violation) -> str:
     where = "/".join(part for part in (violation.mission, violation.target) if part)
     return f"{violation.rule} ({where})" if where else violation.rule
@@ -72,17 +79,15 @@ def gate_annotations(
 ) -> list[str]:
     """One ``error`` per violation and one ``warning`` per warning, at its file and line."""
     lines = []
-    paths: dict[str, str] = {}  # thousands of findings name a few hundred files
+    path_of = _path_resolver(root, env)
     for kind, found in (("error", gate.violations), ("warning", gate.warnings)):
         for violation in found:
             file = violation.file
-            if file is not None and file not in paths:
-                paths[file] = repository_path(file, root, env)
             lines.append(
                 annotation(
                     kind,
                     violation.message,
-                    file=paths[file] if file is not None else None,
+                    file=path_of(file) if file is not None else None,
                     line=violation.line,
                     title=_title(violation),
                 )
@@ -118,10 +123,11 @@ def gate_summary(gate: GateResult, headline: str, root: Path, budget: int = SUMM
     if rows:
         parts.append("\n| | Rule | Where | Message |\n|---|---|---|---|\n")
     used = sum(len(p.encode()) for p in parts)
+    path_of = _path_resolver(root)
     for index, (kind, violation) in enumerate(rows):
         where = "-"
         if violation.file is not None:
-            where = _cell(f"{repository_path(violation.file, root)}:{violation.line or 1}")
+            where = _cell(f"{path_of(violation.file)}:{violation.line or 1}")
         row = f"| {kind} | {_cell(_title(violation))} | {where} | {_cell(violation.message)} |\n"
         tail = f"\n… and {len(rows) - index} more (see the job log)\n"
         if used + len(row.encode()) + len(tail.encode()) > budget:
