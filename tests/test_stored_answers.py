@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO, committed_demo, copy_repo_workspace, git, init_repo, invoke
-from missions import inputs
+from missions import fastpath, inputs
 from missions.cache import cache_dir_for
 from missions.stored import PURPOSE
 from missions.witnesses import WORKSPACE_FOLDER
@@ -128,8 +128,18 @@ def workspace(demo_workspace: Callable[..., Path], monkeypatch: pytest.MonkeyPat
     return root
 
 
+def _fast_check(root: Path, capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
+    """The start-up fast path's answer (it must have one)."""
+    capsys.readouterr()
+    code = fastpath.try_check(["check", "--root", str(root), *args])
+    assert code is not None
+    return code, capsys.readouterr().out
+
+
 @pytest.mark.parametrize("seed", range(3))
-def test_the_stored_answer_is_always_the_fresh_one(workspace: Path, seed: int) -> None:
+def test_the_stored_answer_is_always_the_fresh_one(
+    workspace: Path, seed: int, capsys: pytest.CaptureFixture[str]
+) -> None:
     root = workspace
     editor = Editor(root)
     edits = _edits(root, editor)
@@ -141,11 +151,35 @@ def test_the_stored_answer_is_always_the_fresh_one(workspace: Path, seed: int) -
         fresh = {fmt: _check(root, "--format", fmt, "--no-cache") for fmt in ("text", "json")}
         first = _check(root, "--format", "json")  # computes and stores
         assert inputs.lookup(root, PURPOSE) is not None, name
-        for fmt in ("text", "json"):  # from the stored answer
+        for fmt in ("text", "json"):  # from the stored answer, in the CLI and at start-up
             assert _check(root, "--format", fmt) == fresh[fmt], (name, fmt)
+            assert _fast_check(root, capsys, "--format", fmt) == fresh[fmt], (name, fmt)
         assert first == fresh["json"], name
         answers.add(fresh["json"])
     assert len(answers) > 2  # the edits changed the verdict: the comparison was not idle
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["demo"],
+        ["--no-cache"],
+        ["--lean"],
+        ["--junit", "x.xml"],
+        ["--format", "github"],
+        ["--format=github"],
+        ["--checks", "d"],
+        ["--comparator", "d"],
+        ["--format"],
+        ["--help"],
+    ],
+)
+def test_the_fast_path_leaves_every_other_check_to_the_full_command(
+    workspace: Path, args: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    _check(workspace)
+    assert _fast_check(workspace, capsys)[0] == 0  # a plain check is answered ...
+    assert fastpath.try_check(["check", "--root", str(workspace), *args]) is None  # ... no other
 
 
 def test_a_proof_edit_flips_the_stored_verdict(workspace: Path) -> None:

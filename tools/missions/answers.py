@@ -15,7 +15,7 @@ import hashlib
 import os
 
 from missions import SCANNER_VERSION, SETTINGS_FILE, __version__, code_fingerprint
-from missions.cache import cache_dir_for
+from missions.cache import WITNESS_RESULTS_FILE, cache_dir_for
 from missions.roots import content_hash, file_stamp, lean_file_stats, library_roots
 
 #: The stored answer: its fingerprint on the first line, then the exact ``--json`` output.
@@ -32,7 +32,7 @@ def _inputs(top: str) -> list[str]:
         SETTINGS_FILE,
     )
     paths = [os.path.join(top, name) for name in lake_files]
-    paths.append(os.path.join(cache_dir_for(top), "witness-results.json"))  # witness column
+    paths.append(os.path.join(cache_dir_for(top), WITNESS_RESULTS_FILE))  # witness column
     with os.scandir(os.path.join(top, "missions")) as entries:
         paths += sorted(e.path for e in entries if e.name.endswith((".yaml", ".yml")))
     return paths

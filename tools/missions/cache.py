@@ -10,6 +10,10 @@ from __future__ import annotations
 import hashlib
 import os
 
+#: The last witness results per ``mission/target`` (:mod:`missions.witness`), an input of
+#: ``status``, ``check`` and the dashboard that lives in the cache folder.
+WITNESS_RESULTS_FILE = "witness-results.json"
+
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up cost)
 if TYPE_CHECKING:
     from pathlib import Path

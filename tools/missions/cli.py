@@ -78,7 +78,7 @@ from missions.render import (
     show_lines,
     wrap_words,
 )
-from missions.report import gate_json, report_json, report_markdown, status_json
+from missions.report import report_json, report_markdown, status_json
 from missions.reviews import closure_listing, record_review
 from missions.roots import check_root, find_root, lean_file_stats, library_roots
 from missions.scaffold import next_steps, plan, write
@@ -86,6 +86,10 @@ from missions.settings import load_settings, settings_path
 from missions.stamps import check_stampable, stamp_witnesses
 from missions.status import Analysis, Violation, analyze
 from missions.stored import (
+    check_answer,
+    check_json,
+    check_lines,
+    gate_of,
     keep_check,
     keep_site,
     start_check,
@@ -603,10 +607,8 @@ def check(
     try:
         top = _root(root)
         evidence = _evidence(top, lean, checks, comparator)
-        stored = stored_check(top) if plain else None
-        if stored is not None:
-            gate, headline = stored
-        else:
+        answer = stored_check(top) if plain else None
+        if answer is None:
             recording = start_check(top) if plain else None
             analysis = _analysis(top, ids, no_cache)
             if lean:
@@ -616,9 +618,9 @@ def check(
                 extra = [*extra, *comparator_violations(analysis, results)]
             # reads YAML lines for messages: input errors too
             gate = run_gate(analysis, extra, kernel_dependencies=lean)
-            headline = _gate_headline(analysis, gate, lean)
+            answer = check_answer(gate, _gate_headline(analysis, gate, lean))
             if recording is not None:
-                keep_check(recording, analysis, gate, headline)
+                keep_check(recording, analysis, answer)
     except InputError as exc:
         if as_json:
             _print_json(
@@ -643,9 +645,11 @@ def check(
         _fail(exc.problems)
     if junit is not None:
         _write_output(junit_xml(analysis, gate, results), junit)
+    headline = answer["headline"]
     if as_json:
-        _print_json(gate_json(gate))
+        _print_json(check_json(answer))
     elif github:
+        gate = gate_of(answer)
         _write_plain([*gate_annotations(gate, top), headline])
         with _input_errors():
             try:
@@ -654,11 +658,9 @@ def check(
                 target = os.environ.get("GITHUB_STEP_SUMMARY", "")
                 raise InputError.single(target, 1, f"cannot write the job summary: {exc}") from None
     else:
-        lines = [f"{v.location()}: [{v.rule}] {v.message}" for v in gate.violations]
-        lines += [f"{w.location()}: warning: [{w.rule}] {w.message}" for w in gate.warnings]
-        _write_plain(lines)
+        _write_plain(check_lines(answer))
         out.print(headline)
-    if not gate.ok:
+    if answer["violations"]:
         raise typer.Exit(1)
 
 

@@ -1,9 +1,11 @@
-"""Start-up fast path: answer ``missions status`` on an unchanged tree without the heavy imports.
+"""Start-up fast path: answer ``missions status`` and ``missions check`` on an unchanged tree
+without the heavy imports.
 
 Importing typer, pydantic and the rest costs far more than reading a cached answer
-(:mod:`missions.answers`). Any change the stored answer does not cover, or any option the
-fast path does not understand, goes to the incremental path or the full command, which store
-a fresh result. This module is the console entry point; nothing in the package imports it.
+(:mod:`missions.answers`, :mod:`missions.stored`). Any change the stored answer does not
+cover, or any option the fast path does not understand, goes to the incremental path or the
+full command, which store a fresh result. This module is the console entry point; nothing in
+the package imports it.
 """
 
 from __future__ import annotations
@@ -112,6 +114,67 @@ def try_status(argv: list[str]) -> bool:
     return True
 
 
+def _parse_check(argv: list[str]) -> tuple[str | None, bool] | None:
+    """(root, json) for a ``check`` that only a stored answer needs, else None: ids, kernel
+    evidence, a JUnit file, the GitHub format and ``--no-cache`` take the full command."""
+    if not argv or argv[0] != "check":
+        return None
+    root: str | None = None
+    fmt = "text"
+    as_json = False
+    args = iter(argv[1:])
+    for arg in args:
+        value: str | None = None
+        if arg in ("--root", "--format"):
+            value = next(args, None)
+            if value is None:
+                return None
+        elif arg.startswith(("--root=", "--format=")):
+            arg, value = arg.split("=", 1)
+        elif arg == "--json":
+            as_json = True
+            continue
+        else:
+            return None
+        if arg == "--root":
+            root = value
+        elif value in ("text", "json"):
+            fmt = value
+        else:
+            return None
+    return root, as_json or fmt == "json"
+
+
+def try_check(argv: list[str]) -> int | None:
+    """Print the stored answer of a plain ``check`` if nothing changed since it was stored;
+    its exit code, or None where the full command must run."""
+    parsed = _parse_check(argv)
+    if parsed is None:
+        return None
+    root_arg, as_json = parsed
+    root = locate_root(os.getcwd()) if root_arg is None else os.path.realpath(root_arg)
+    if root is None or root_problem(root) is not None:
+        return None
+    from missions.stored import check_json, check_lines, stored_check
+
+    answer = stored_check(root)
+    if answer is None:
+        return None
+    if as_json:
+        import json
+
+        text = json.dumps(check_json(answer), indent=2, ensure_ascii=False, default=str) + "\n"
+    else:
+        from rich.control import strip_control_codes
+
+        lines = check_lines(answer)
+        text = strip_control_codes("\n".join(lines)) + "\n" if lines else ""
+        text += answer["headline"] + "\n"
+    sys.stdout.write(text)
+    sys.stdout.flush()
+    return 1 if answer["violations"] else 0
+
+
 def utf8_output() -> None:
     """Write UTF-8 whatever the locale says, as git and cargo do.
 
@@ -133,6 +196,9 @@ def main() -> None:
     utf8_output()
     if try_status(sys.argv[1:]):
         return
+    code = try_check(sys.argv[1:])
+    if code is not None:
+        raise SystemExit(code)
     from missions.cli import main as cli_main
 
     cli_main()

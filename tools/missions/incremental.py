@@ -60,7 +60,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from missions import SCANNER_VERSION, SETTINGS_FILE, __version__, code_fingerprint
-from missions.cache import cache_dir_for
+from missions.cache import WITNESS_RESULTS_FILE, cache_dir_for
 from missions.lean.scan import Decl, FileScan, decl_row, record_fields
 from missions.lean.store import ScanStore
 from missions.lean.workspace import Module, Workspace, restamp, scan_file
@@ -107,7 +107,7 @@ GLOBAL_FILES = (
 # ----------------------------------------------------------------------- remembering
 def _input_paths(root: str) -> list[str]:
     paths = [os.path.join(root, name) for name in GLOBAL_FILES]
-    paths.append(os.path.join(cache_dir_for(root), "witness-results.json"))
+    paths.append(os.path.join(cache_dir_for(root), WITNESS_RESULTS_FILE))
     try:
         with os.scandir(os.path.join(root, "missions")) as entries:
             paths += sorted(e.path for e in entries if e.name.endswith((".yaml", ".yml")))

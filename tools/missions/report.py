@@ -17,7 +17,8 @@ from missions.lint import LintResult
 from missions.placeholders import Placeholder, mission_placeholders
 from missions.render import plural
 from missions.roots import read_lean_text
-from missions.status import Analysis, MissionStatus, TargetStatus, Violation, summary_of
+from missions.status import Analysis, MissionStatus, TargetStatus, summary_of
+from missions.stored import finding_json
 from missions.verdicts import target_checks
 from missions.witness import witness_entry
 
@@ -154,22 +155,11 @@ def _rel(path: Path, root: Path | None) -> str:
     return str(path)
 
 
-def violation_json(violation: Violation) -> dict[str, Any]:
-    return {
-        "rule": violation.rule,
-        "mission": violation.mission,
-        "target": violation.target,
-        "file": violation.file,
-        "line": violation.line,
-        "message": violation.message,
-    }
-
-
 def gate_json(gate: GateResult) -> dict[str, Any]:
     return {
         "ok": gate.ok,
-        "violations": [violation_json(v) for v in gate.violations],
-        "warnings": [violation_json(v) for v in gate.warnings],
+        "violations": [finding_json(v) for v in gate.violations],
+        "warnings": [finding_json(v) for v in gate.warnings],
     }
 
 

@@ -21,70 +21,115 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from missions.cache import cache_dir_for
-from missions.gate import GateResult
+from missions.cache import WITNESS_RESULTS_FILE, cache_dir_for
 from missions.inputs import Recording, file_stamp, lookup
-from missions.report import violation_json
-from missions.status import Analysis, Violation
-from missions.witness import RESULTS_FILE, witness_sources
+
+if TYPE_CHECKING:  # this module is also the start-up fast path's: no heavy import
+    from missions.gate import GateResult
+    from missions.status import Analysis, Violation
 
 #: The stored answer of a plain ``check``.
 PURPOSE = "check"
+#: The fields of a finding, in the order of ``check --json``.
+FINDING_FIELDS = ("rule", "mission", "target", "file", "line", "message")
 
 
-def _known_inputs(root: Path) -> list[str]:
+def _known_inputs(root: Path | str) -> list[str]:
     """Inputs outside the workspace tree known before the gate runs: the saved witness
     results (the witness column and staleness read them)."""
-    return [os.path.join(cache_dir_for(str(root)), RESULTS_FILE)]
+    return [os.path.join(cache_dir_for(str(root)), WITNESS_RESULTS_FILE)]
 
 
-def _violation(data: dict[str, Any]) -> Violation:
-    return Violation(
-        rule=data["rule"],
-        message=data["message"],
-        file=data["file"],
-        line=data["line"],
-        mission=data["mission"],
-        target=data["target"],
+# ------------------------------------------------------------------------------ check
+
+
+def check_answer(gate: GateResult, headline: str) -> dict[str, Any]:
+    """What ``check`` prints, as plain data: its findings and its last line."""
+    return {
+        "violations": [finding_json(v) for v in gate.violations],
+        "warnings": [finding_json(w) for w in gate.warnings],
+        "headline": headline,
+    }
+
+
+def finding_json(violation: Violation) -> dict[str, Any]:
+    """One finding as ``check --json`` and the reports write it."""
+    return {name: getattr(violation, name) for name in FINDING_FIELDS}
+
+
+def check_json(answer: dict[str, Any]) -> dict[str, Any]:
+    """``check --json``."""
+    return {"ok": not answer["violations"], **{k: answer[k] for k in ("violations", "warnings")}}
+
+
+def check_lines(answer: dict[str, Any]) -> list[str]:
+    """``check``'s lines before the headline: one per violation, then one per warning."""
+
+    def where(finding: dict[str, Any]) -> str:
+        return "-" if finding["file"] is None else f"{finding['file']}:{finding['line'] or 1}"
+
+    lines = [f"{where(v)}: [{v['rule']}] {v['message']}" for v in answer["violations"]]
+    lines += [f"{where(w)}: warning: [{w['rule']}] {w['message']}" for w in answer["warnings"]]
+    return lines
+
+
+def _well_formed(answer: Any) -> bool:
+    if not isinstance(answer, dict) or not isinstance(answer.get("headline"), str):
+        return False
+    findings = [*answer.get("violations", [None]), *answer.get("warnings", [None])]
+    return isinstance(answer.get("violations"), list) and all(
+        isinstance(f, dict)
+        and list(f) == list(FINDING_FIELDS)
+        and isinstance(f["rule"], str)
+        and isinstance(f["message"], str)
+        and (f["file"] is None or isinstance(f["file"], str))
+        and (f["line"] is None or type(f["line"]) is int)
+        for f in findings
     )
 
 
-def stored_check(root: Path) -> tuple[GateResult, str] | None:
-    """The findings and headline of the last plain ``check`` if nothing changed since."""
+def stored_check(root: Path | str) -> dict[str, Any] | None:
+    """The last plain ``check``'s answer (:func:`check_answer`) if nothing changed since."""
     answer = lookup(root, PURPOSE)
-    try:
-        gate = GateResult(
-            violations=[_violation(v) for v in answer["violations"]],
-            warnings=[_violation(w) for w in answer["warnings"]],
-        )
-        headline = answer["headline"]
-    except (TypeError, KeyError):
-        return None  # none stored, or not in this form
-    return (gate, headline) if isinstance(headline, str) else None
+    return answer if _well_formed(answer) else None
+
+
+def gate_of(answer: dict[str, Any]) -> GateResult:
+    """The findings of an answer as a gate result (for the formats that need one)."""
+    from missions.gate import GateResult
+    from missions.status import Violation
+
+    def violation(f: dict[str, Any]) -> Violation:
+        return Violation(**{name: f[name] for name in FINDING_FIELDS})
+
+    return GateResult(
+        violations=[violation(v) for v in answer["violations"]],
+        warnings=[violation(w) for w in answer["warnings"]],
+    )
 
 
 def start_check(root: Path) -> Recording:
-    """Take the key before the gate runs (:meth:`keep` stores under it)."""
+    """Take the key before the gate runs (:meth:`Recording.store` stores under it)."""
     return Recording(root, PURPOSE, _known_inputs(root))
 
 
 def _witness_inputs(analysis: Analysis) -> list[str]:
     """The witness modules the missions name (found only once the YAML is read)."""
+    from missions.witness import witness_sources
+
     return sorted(
         {path for mission in analysis.missions for path in witness_sources(mission.file.mission)}
     )
 
 
-def keep_check(recording: Recording, analysis: Analysis, gate: GateResult, headline: str) -> bool:
+def keep_check(recording: Recording, analysis: Analysis, answer: dict[str, Any]) -> bool:
     """Store the gate's answer, with the witness modules its missions name as inputs."""
-    answer = {
-        "violations": [violation_json(v) for v in gate.violations],
-        "warnings": [violation_json(w) for w in gate.warnings],
-        "headline": headline,
-    }
     return recording.store(answer, _witness_inputs(analysis))
+
+
+# ----------------------------------------------------------------------- sites
 
 
 def _site_purpose(fmt: str, output: Path) -> str:

@@ -40,7 +40,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Literal
 
-from missions.cache import cache_dir_for
+from missions.cache import WITNESS_RESULTS_FILE, cache_dir_for
 from missions.errors import InputError
 
 Relation = Literal["<=", "<", "==", ">=", ">", "!="]
@@ -614,7 +614,7 @@ def load_claims(module: str) -> dict[str, Claim]:
     return {claim.target: claim for claim in claims}
 
 
-RESULTS_FILE = "witness-results.json"
+RESULTS_FILE = WITNESS_RESULTS_FILE
 
 
 def save_results(root: str, results: dict[str, dict[str, object]]) -> None:
