@@ -115,7 +115,7 @@ def one_size(size: int, base: Path, missions: str) -> dict[str, Any]:
         ),
     }
     site = str(base / f"site-{size}")
-    time.sleep(2.1)  # the files `pin` wrote are no longer racy (missions.inputs.RACY_NS)
+    time.sleep(2.1)  # the files `pin` wrote are no longer racy (missions.roots.RACY_NS)
     for command in (
         [missions, "check", *at],
         [missions, "report", "--format", "html", "-o", site, *at],

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner, Result
 
+from missions import roots
 from missions.cli import app as cli_app
 
 REPO = Path(__file__).resolve().parents[1]
@@ -102,6 +103,15 @@ def init_repo(root: Path, message: str = "workspace") -> None:
     git(root, "init", "-q", "-b", "main")
     git(root, "add", "-A")
     git(root, "commit", "-q", "-m", message)
+
+
+@pytest.fixture(autouse=True)
+def _trusted_times(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tests write files and read them back within milliseconds, where the racy-file rule
+    (:data:`missions.roots.RACY_NS`) would keep every cache from remembering anything by its
+    times; in this process the rule is off unless a test turns it on (``test_racy.py``).
+    Commands run as subprocesses keep it."""
+    monkeypatch.setattr(roots, "RACY_NS", 0)
 
 
 @pytest.fixture(autouse=True)

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO, committed_demo, copy_repo_workspace, git, init_repo, invoke
-from missions import fastpath, inputs
+from missions import fastpath, inputs, roots
 from missions.cache import cache_dir_for
 from missions.stored import PURPOSE
 from missions.witnesses import WORKSPACE_FOLDER
@@ -118,7 +118,7 @@ def _check(root: Path, *args: str) -> tuple[int, str]:
 def workspace(demo_workspace: Callable[..., Path], monkeypatch: pytest.MonkeyPatch) -> Path:
     from conftest import link_witnesses
 
-    monkeypatch.setattr(inputs, "RACY_NS", 0)
+    monkeypatch.setattr(roots, "RACY_NS", 0)
     root = committed_demo(demo_workspace)
     link_witnesses(root)  # a module in the workspace's witness folder
     (root / "README.md").write_text(README, encoding="utf-8")
@@ -194,7 +194,7 @@ def test_a_proof_edit_flips_the_stored_verdict(workspace: Path) -> None:
 def test_no_answer_is_stored_while_a_file_is_racy(
     workspace: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(inputs, "RACY_NS", 3600 * 10**9)  # every file counts as just changed
+    monkeypatch.setattr(roots, "RACY_NS", 3600 * 10**9)  # every file counts as just changed
     _check(workspace)
     assert inputs.lookup(workspace, PURPOSE) is None
 
@@ -204,7 +204,7 @@ def test_an_answer_is_not_stored_when_an_input_moved_while_it_was_computed(
 ) -> None:
     import missions.cli
 
-    monkeypatch.setattr(inputs, "RACY_NS", -(10**18))  # only the moved key may refuse
+    monkeypatch.setattr(roots, "RACY_NS", -(10**18))  # only the moved key may refuse
     analysis = missions.cli._analysis
 
     def edited_meanwhile(*args: object, **kwargs: object) -> object:

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import hashlib
 import os
+import time
 
 from missions import SCANNER_VERSION, SETTINGS_FILE, __version__, code_fingerprint
 from missions.cache import WITNESS_RESULTS_FILE, cache_dir_for
-from missions.roots import content_hash, file_stamp, lean_file_stats, library_roots
+from missions.roots import content_hash, file_stamp, is_racy, lean_file_stats, library_roots
 
 #: The stored answer: its fingerprint on the first line, then the exact ``--json`` output.
 RESULT_FILE = "status-result.txt"
@@ -42,16 +43,24 @@ def _head(top: str, ids: list[str]) -> str:
     return f"{__version__}\0{SCANNER_VERSION}\0{code_fingerprint()}\0{top}\0{ids}"
 
 
-def _input_stamps(top: str) -> list[str]:
-    parts = []
+def _input_stats(top: str) -> list[tuple[str, os.stat_result | None]]:
+    found: list[tuple[str, os.stat_result | None]] = []
     for path in _inputs(top):
         try:
-            stat = os.stat(path)
-            # ctime too: `chmod` changes only it, and an unreadable YAML must not be answered
-            parts.append(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\0{stat.st_ctime_ns}")
+            found.append((path, os.stat(path)))
         except OSError:
-            parts.append(f"{path}\0-")
-    return parts
+            found.append((path, None))
+    return found
+
+
+def _input_stamps(
+    top: str, stats: list[tuple[str, os.stat_result | None]] | None = None
+) -> list[str]:
+    # ctime too: `chmod` changes only it, and an unreadable YAML must not be answered
+    return [
+        f"{path}\0-" if s is None else f"{path}\0{s.st_size}\0{s.st_mtime_ns}\0{s.st_ctime_ns}"
+        for path, s in (_input_stats(top) if stats is None else stats)
+    ]
 
 
 def _inputs_digest(top: str) -> str:
@@ -69,11 +78,16 @@ def fingerprint(
     """A key that changes whenever anything ``status`` reads changes (``stats``: the Lean
     files with their stat results, when the caller already has them)."""
     top = os.fspath(root)
-    parts = [_head(top, ids), *_input_stamps(top)]
+    inputs = _input_stats(top)
+    parts = [_head(top, ids), *_input_stamps(top, inputs)]
     if stats is None:
         stats = lean_file_stats(top, library_roots(top))
     for path, stat in stats:
         parts.append(f"{path}\0{file_stamp(stat)}")
+    if any(is_racy(s) for _, s in stats) or any(s is not None and is_racy(s) for _, s in inputs):
+        # a file changed too recently for its times to show its next change: a key that no
+        # later run computes, so nothing is answered or kept by times now
+        parts.append(f"racy\0{time.time_ns()}\0{os.getpid()}")
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
 
 

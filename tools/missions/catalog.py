@@ -29,6 +29,7 @@ from ruamel.yaml.comments import CommentedMap
 
 from missions.cache import default_cache_dir, read_store, write_store
 from missions.errors import InputError, Problem
+from missions.roots import is_racy
 from missions.yamlio import (
     TOO_DEEP,
     LineIndex,
@@ -620,6 +621,8 @@ def _stat_key(path: Path) -> dict[str, int] | None:
         stat = path.stat()
     except OSError:
         return None
+    if is_racy(stat):
+        return None  # its times cannot yet show its next change: read it, cache nothing
     return {"size": stat.st_size, "mtime": stat.st_mtime_ns, "ctime": stat.st_ctime_ns}
 
 

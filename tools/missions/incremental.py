@@ -71,6 +71,7 @@ from missions.roots import (
     content_hash,
     default_builds,
     file_stamp,
+    is_racy,
     library_names,
     module_namer,
     read_regular,
@@ -120,12 +121,18 @@ def _stamp(stat: os.stat_result) -> list[Any]:
     return [stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns]
 
 
+def _recorded_stamp(stat: os.stat_result) -> list[Any]:
+    """:func:`_stamp` as remembered: a racy file's (:func:`missions.roots.is_racy`) matches
+    no later stat, so its content decides."""
+    return [-1, -1, -1] if is_racy(stat) else _stamp(stat)
+
+
 def global_inputs(root: str) -> dict[str, list[Any] | None]:
     """Size, modification and change time, and content hash of every non-Lean input."""
     found: dict[str, list[Any] | None] = {}
     for path in _input_paths(root):
         try:
-            found[path] = [*_stamp(os.stat(path)), content_hash(path)]
+            found[path] = [*_recorded_stamp(os.stat(path)), content_hash(path)]
         except OSError:
             found[path] = None
     return found

@@ -33,7 +33,7 @@ import time
 from collections.abc import Iterable
 from typing import Any
 
-from missions import SCANNER_VERSION, __version__, code_fingerprint
+from missions import SCANNER_VERSION, __version__, code_fingerprint, roots
 from missions.cache import cache_dir_for
 
 #: Folders whose files no stored answer reads (see the module docstring).
@@ -56,12 +56,6 @@ _GIT_FILES = (
     "objects/pack",
     "objects/info/alternates",
 )
-
-
-#: A file changed this close to when a key was taken may change again without its times
-#: moving (file systems keep coarse times; FAT's are two seconds apart): git's "racily
-#: clean" entries. An answer computed while such a file existed is not stored.
-RACY_NS = 2_000_000_000
 
 
 def _describe(s: os.stat_result) -> str:
@@ -236,7 +230,7 @@ class Recording:
         self.started = time.time_ns()
         stamps = _stamps(self.top, purpose, self.extra)
         self.before = hashlib.sha256("\n".join(stamps.parts).encode()).hexdigest()
-        self.racy = stamps.newest > self.started - RACY_NS
+        self.racy = stamps.newest > self.started - roots.RACY_NS
 
     def store(self, answer: Any, found: Iterable[str] = ()) -> bool:
         """Keep ``answer``; ``found`` are inputs that became known while computing it (the
@@ -245,7 +239,7 @@ class Recording:
             return False
         extra = [*self.extra, *sorted(set(found) - set(self.extra))]
         final = _stamps(self.top, self.purpose, extra)
-        if final.newest > self.started - RACY_NS:
+        if final.newest > self.started - roots.RACY_NS:
             return False
         record = {
             "purpose": self.purpose,

@@ -12,6 +12,7 @@ import errno
 import hashlib
 import os
 import stat
+import time
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up cost)
 if TYPE_CHECKING:
@@ -70,6 +71,25 @@ def file_stamp(stat: os.stat_result) -> str:
     and change time. ``chmod`` moves only the last, and a file that became unreadable must
     be read again (and fail), never answered from what a cache kept of it."""
     return f"{stat.st_size}:{stat.st_mtime_ns}:{stat.st_ctime_ns}"
+
+
+#: A file changed this close to when it is stamped may change again without its times moving
+#: (file systems keep coarse times; FAT's are two seconds apart): git's "racily clean"
+#: files. A cache remembers such a file by :data:`RACY_STAMP`, which no stat matches, so the
+#: next run reads it again; an answer computed while one existed is not kept by its times.
+RACY_NS = 2_000_000_000
+RACY_STAMP = "racy"
+
+
+def is_racy(stat: os.stat_result) -> bool:
+    """Whether the file changed within :data:`RACY_NS` of now."""
+    return max(stat.st_mtime_ns, stat.st_ctime_ns) > time.time_ns() - RACY_NS
+
+
+def index_stamp(stat: os.stat_result) -> str:
+    """The stamp a cache may remember a file by: :func:`file_stamp`, or :data:`RACY_STAMP`
+    for a file whose times cannot yet be trusted to move with its next change."""
+    return RACY_STAMP if is_racy(stat) else file_stamp(stat)
 
 
 def read_lean_text(path: str) -> str:

@@ -22,7 +22,7 @@ from missions.lean.scan import Decl, FileScan, scan_source
 from missions.lean.store import ScanStore
 from missions.roots import (
     MAX_LEAN_BYTES,
-    file_stamp,
+    index_stamp,
     lean_file_stats,
     library_names,
     library_roots,
@@ -101,7 +101,7 @@ class ScannedFile:
 
     path: str
     size: int
-    #: :func:`missions.roots.file_stamp` of the file as it was read ("" if unreadable)
+    #: :func:`missions.roots.index_stamp` of the file as it was read ("" if unreadable)
     stamp: str
     sha: str
     text: str
@@ -124,7 +124,7 @@ def scan_file(path: str) -> ScannedFile:
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         text = _fault_json(line, "the file is not valid UTF-8")
-    return ScannedFile(path, stat.st_size, file_stamp(stat), sha, text)
+    return ScannedFile(path, stat.st_size, index_stamp(stat), sha, text)
 
 
 #: Below this many files to scan, worker processes cost more than they save.
@@ -458,7 +458,7 @@ def restamp(store: ScanStore, path: str) -> str | None:
         return None  # scanned, so the fault is reported as it is now
     if hashlib.sha256(data).hexdigest() != row[2]:
         return None
-    store.touch(path, stat.st_size, file_stamp(stat))
+    store.touch(path, stat.st_size, index_stamp(stat))
     return str(row[2])
 
 
