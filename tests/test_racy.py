@@ -92,3 +92,19 @@ def test_the_incremental_state_remembers_a_racy_input_by_its_content(
     entry = recorded[yaml]
     assert entry is not None and entry[:3] == [-1, -1, -1] and len(entry[3]) == 64
     assert incremental.same_inputs(str(root), recorded)  # the content still matches
+
+
+def test_a_racy_statement_file_is_still_patched_declaration_by_declaration(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The incremental path reads an edited file by its bytes where its stamp is not trusted:
+    a racy index must not send every edit to the full command."""
+    monkeypatch.setattr(roots, "RACY_NS", NOW)
+    _status(root)
+    statements = root / "Formal" / "Demo" / "Statements.lean"
+    statements.write_text(statements.read_text() + "\n-- a note\n", encoding="utf-8")
+    top = str(root)
+    libraries = library_roots(top)
+    patched = incremental.status_text(top, libraries, lean_file_stats(top, libraries))
+    full = invoke("status", "--json", "--no-cache", "--root", root)
+    assert patched is not None and patched == full.stdout

@@ -634,14 +634,15 @@ def _cached_mission_file(path: Path, entry: Any, text: str | None = None) -> Mis
     """A mission from the cache, re-validated (cheap) but not re-parsed: while the file's
     stamp is the cached one, or, given its ``text`` (its times moved: a fresh clone), while
     its content is the cached one."""
-    key = _stat_key(path)
-    if key is None or not isinstance(entry, dict):
+    if not isinstance(entry, dict):
         return None
     if text is not None:
         if entry.get("sha") != _text_sha(text):
             return None
-    elif any(entry.get(name) != value for name, value in key.items()):
-        return None
+    else:
+        key = _stat_key(path)  # None for a racy file: then only its content can tell
+        if key is None or any(entry.get(name) != value for name, value in key.items()):
+            return None
     if not os.access(path, os.R_OK):
         return None
     try:

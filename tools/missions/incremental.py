@@ -52,6 +52,7 @@ command prints.
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import os
 from collections.abc import Callable, Sequence
@@ -600,9 +601,8 @@ class _Texts:
     """Whether a module's text holds any of a set of words; an edited module is read with its
     changed declarations blanked out (they do not mention themselves for anyone else).
 
-    Only the contents the answers were computed from count: a file read with another size or
-    modification time than the index holds for it (it changed during this run) may name
-    anything.
+    Only the contents the answers were computed from count: a file whose bytes are not the
+    indexed ones (it changed during this run) may name anything.
     """
 
     def __init__(self, store: ScanStore, paths: dict[str, str], words: set[str]) -> None:
@@ -623,7 +623,10 @@ class _Texts:
         except OSError:
             return None
         row = self.store.index.get(path)
-        scanned = row is not None and row[1] == file_stamp(info)
+        # by its stamp, or by its bytes where the stamp was not trusted (a racy file)
+        scanned = row is not None and (
+            row[1] == file_stamp(info) or hashlib.sha256(data).hexdigest() == row[2]
+        )
         return data if scanned else None
 
     def blank(self, name: str, decls: list[Decl]) -> bool:
