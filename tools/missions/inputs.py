@@ -16,7 +16,7 @@ mode) and leaves out only what stands for itself elsewhere:
   on the import path is stamped by the caller (``extra``) together with the import path;
 * the tool's cache folder, of which the caller names the files that are inputs.
 
-``tests/test_inputs.py`` runs ``check`` and the dashboard under an audit hook and fails if
+``tests/test_stored_answers.py`` runs ``check`` and the dashboard under an audit hook and fails if
 either opens a file this key does not cover, so a new rule that reads a new file cannot
 silently be answered from before it existed.
 """
@@ -62,7 +62,7 @@ def _describe(s: os.stat_result) -> str:
     return f"{s.st_mode}:{s.st_size}:{s.st_mtime_ns}:{s.st_ctime_ns}:{s.st_ino}"
 
 
-def file_stamp(path: str) -> str:
+def path_stamp(path: str) -> str:
     """What tells that a file changed: its kind and permissions, size, times and inode."""
     try:
         return _describe(os.stat(path))
@@ -220,7 +220,8 @@ class Recording:
 
     If anything the key covers moved while the answer was computed (an edit, or the
     answer's own output inside the workspace), nothing is stored: the answer may mix the
-    states before and after.
+    states before and after. Nor is anything stored while a stamped file is racy
+    (:data:`missions.roots.RACY_NS`): its next change might not move the key.
     """
 
     def __init__(self, root: str | os.PathLike[str], purpose: str, extra: Iterable[str] = ()):

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from missions.cache import WITNESS_RESULTS_FILE, cache_dir_for
-from missions.inputs import Recording, file_stamp, lookup
+from missions.inputs import Recording, lookup, path_stamp
 
 if TYPE_CHECKING:  # this module is also the start-up fast path's: no heavy import
     from missions.gate import GateResult
@@ -142,7 +142,7 @@ def stored_site(root: Path, fmt: str, output: Path) -> int | None:
     answer = lookup(root, _site_purpose(fmt, output))
     try:
         files: dict[str, str] = answer["files"]
-        intact = all(file_stamp(path) == stamp for path, stamp in files.items())
+        intact = all(path_stamp(path) == stamp for path, stamp in files.items())
     except (TypeError, KeyError, AttributeError):
         return None
     return len(files) if intact else None
@@ -154,5 +154,5 @@ def start_site(root: Path, fmt: str, output: Path) -> Recording:
 
 def keep_site(recording: Recording, analysis: Analysis, written: Iterable[Path]) -> bool:
     """Store what a dashboard or badge run wrote (each file as written)."""
-    files = {str(path.resolve()): file_stamp(str(path.resolve())) for path in written}
+    files = {str(path.resolve()): path_stamp(str(path.resolve())) for path in written}
     return recording.store({"files": files}, _witness_inputs(analysis))
