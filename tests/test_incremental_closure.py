@@ -4,6 +4,7 @@ edit after edit, or hand over to the full command."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 from collections.abc import Callable
@@ -14,7 +15,7 @@ from typer.testing import CliRunner
 
 from missions import incremental
 from missions.cli import app
-from missions.roots import file_stamp
+from missions.roots import RACY_STAMP, file_stamp
 from test_incremental import _incremental, _status, _write
 
 DEFS = """\
@@ -260,8 +261,9 @@ def test_random_edit_sequences_agree_with_the_full_command(root: Path, seed: int
 
 
 def test_texts_count_only_the_contents_that_were_scanned(tmp_path: Path) -> None:
-    """A module is searched as it was scanned: changed since (another size or time than the
-    index holds), unreadable, a FIFO or unknown, it may name anything."""
+    """A module is searched as it was scanned: changed since (other bytes than the index
+    holds; a stamp that differs only sends it to its bytes), unreadable, a FIFO or unknown,
+    it may name anything."""
     import os
     from types import SimpleNamespace
 
@@ -275,7 +277,7 @@ def test_texts_count_only_the_contents_that_were_scanned(tmp_path: Path) -> None
 
     def row(path: Path) -> list:
         info = path.stat()
-        return [info.st_size, file_stamp(info)]
+        return [info.st_size, file_stamp(info), hashlib.sha256(path.read_bytes()).hexdigest()]
 
     index = {str(p): row(p) for p in (plain, named)}
     store = SimpleNamespace(index=index)
@@ -287,7 +289,9 @@ def test_texts_count_only_the_contents_that_were_scanned(tmp_path: Path) -> None
         True,
         True,
     ]
-    index[str(plain)] = [row(plain)[0], row(plain)[1] + "0"]  # scanned at another time
+    index[str(plain)] = [row(plain)[0], RACY_STAMP, row(plain)[2]]  # a stamp not trusted
+    assert not incremental._Texts(store, paths, {"fresh_fact"}).mention("Plain")  # type: ignore[arg-type]
+    index[str(plain)] = [row(plain)[0], row(plain)[1] + "0", "0" * 64]  # other bytes, time
     stale = incremental._Texts(store, paths, {"fresh_fact"})  # type: ignore[arg-type]
     assert stale.mention("Plain")
     assert not incremental._Texts(store, paths, set()).mention("Plain")  # nothing to look for
