@@ -352,6 +352,28 @@ def test_the_key_follows_every_file_of_the_tree(tmp_path: Path) -> None:
     assert inputs.workspace_key(root, "t") != inputs.workspace_key(root, "u")
 
 
+def test_a_tree_nested_deeper_than_the_recursion_limit_is_still_keyed(tmp_path: Path) -> None:
+    import traceback
+
+    root = deepest = tmp_path / "ws"
+    for _ in range(1 + 300):
+        deepest.mkdir()
+        deepest = deepest / "a"
+    deepest = deepest.parent
+    (deepest / "note.txt").write_text("one")
+    # a limit a walk recursing per folder would hit, as Python's 1,000 is hit by a tree
+    # 1,000 deep; a flat walk needs a few frames
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(len(traceback.extract_stack()) + 150)
+    try:
+        key = inputs.workspace_key(root, "t")
+        (deepest / "note.txt").write_text("two!")
+        changed = inputs.workspace_key(root, "t")
+    finally:
+        sys.setrecursionlimit(limit)
+    assert changed != key
+
+
 # ------------------------------------------------------------ every open is a covered one
 
 AUDIT = """

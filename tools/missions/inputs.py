@@ -97,21 +97,24 @@ class _Stamps:
                 continue
             seen.add((info.st_dev, info.st_ino))
 
-        def walk(folder: str) -> None:
+        folders = [top]  # a stack, not recursion: a hostile tree may nest thousands deep
+        while folders:
+            folder = folders.pop()
             try:
                 info = os.stat(folder)
                 if (info.st_dev, info.st_ino) in seen:  # skipped, or walked by another name
                     self.parts.append(f"{folder}/\0={info.st_dev}:{info.st_ino}")
-                    return
+                    continue
                 seen.add((info.st_dev, info.st_ino))
                 with os.scandir(folder) as scan:
                     entries = sorted(scan, key=lambda e: e.name)
             except OSError as exc:
                 self.parts.append(f"{folder}/\0-{exc.errno}")
-                return
+                continue
             if any(e.name == "pyvenv.cfg" for e in entries):
-                return  # a virtual environment: code, stamped by its own rules
+                continue  # a virtual environment: code, stamped by its own rules
             self.parts.append(f"{folder}/\0{info.st_mode}")
+            below = []
             for entry in entries:
                 try:
                     is_folder = entry.is_dir()
@@ -120,9 +123,8 @@ class _Stamps:
                 if not is_folder:
                     self.file(entry.path)
                 elif entry.name not in SKIPPED_FOLDERS:
-                    walk(entry.path)
-
-        walk(top)
+                    below.append(entry.path)
+            folders.extend(reversed(below))
 
     def git(self, top: str) -> None:
         """What git answers from: its own answer to where the repository is and which
