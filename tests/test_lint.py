@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable
+from typing import Any
 from pathlib import Path
 
 import pytest
@@ -598,3 +599,120 @@ def test_a_file_changed_after_its_scan_is_bad_input_never_an_empty_lint(
     assert (
         lint_missions(root, load_workspace(root), catalog.missions, use_cache=False).failing == []
     )
+
+
+def shared_catalogue(make_workspace: Builder) -> Path:
+    """Six missions over one shared file: a local finding accepted by an allow comment, a
+    second allow that accepts nothing, a definition that some statements reach guarded,
+    some unguarded and some not at all (so parts disagree on what reaches it)."""
+    files = {
+        "Formal/Common/Mean.lean": (
+            "import Mathlib\n\n/-! Shared. -/\n\nnamespace Formal.Common\n\n"
+            "def mean (μ : MeasureTheory.Measure ℝ) : ℝ := ∫ x, x ∂μ\n\n"
+            "def pred (n : ℕ) : ℕ := n - 1 -- lint: allow nat-sub because truncation is meant\n\n"
+            "-- lint: allow junk-div because nothing here divides\n"
+            "def succ (n : ℕ) : ℕ := n + 1\n\nend Formal.Common\n"
+        )
+    }
+    guarded = (
+        "def Goal : Prop := ∀ μ : MeasureTheory.Measure ℝ, MeasureTheory.Integrable id μ →\n"
+        "  Formal.Common.mean μ = Formal.Common.mean μ\n"
+    )
+    bare = "def Goal : Prop := ∀ μ : MeasureTheory.Measure ℝ, 0 ≤ Formal.Common.mean μ\n"
+    own = "def Goal : Prop := ∀ n : ℕ, n - 2 < n + Formal.Common.pred n\n"
+    bodies = {"A": guarded, "B": bare, "C": own, "D": guarded, "E": bare, "F": own}
+    for name, body in bodies.items():
+        files[f"Formal/{name}.lean"] = f"import Formal.{name}.Proofs\n"
+        files[f"Formal/{name}/Statements.lean"] = (
+            f"import Formal.Common.Mean\n\n/-! S. -/\n\nnamespace Formal.{name}\n\n{body}\n"
+            f"end Formal.{name}\n"
+        )
+        files[f"Formal/{name}/Proofs.lean"] = PROOFS.replace("Formal.T", f"Formal.{name}")
+    missions = {name.lower(): f"Formal.{name}" for name in bodies}
+    return make_workspace(files, missions, use_git=False)
+
+
+@pytest.mark.parametrize("cores", [1, 2, 3, 4])
+@pytest.mark.parametrize("chosen", ["all", "some"])
+def test_linting_in_parts_side_by_side_finds_what_one_process_finds(
+    make_workspace: Builder, monkeypatch: pytest.MonkeyPatch, cores: int, chosen: str
+) -> None:
+    """The parts share a file, its allow comments and the declarations several parts reach:
+    the merged result (findings, acceptances, unused allows, the cache it leaves) is the
+    sequential one, whichever way the missions are split."""
+    from missions import lint as lint_module
+
+    root = shared_catalogue(make_workspace)
+    catalog = load_catalog(root)
+    workspace = load_workspace(root)
+    everyone = catalog.missions
+    missions = everyone if chosen == "all" else [m for m in everyone if m.id in "abcef"]
+    expected = lint_missions(root, workspace, missions, catalog=everyone, use_cache=False)
+    assert {f.rule for f in expected.findings} >= {"nat-sub", "unused-allow"}
+    assert any(f.accepted for f in expected.findings)
+    monkeypatch.setattr(lint_module, "PARALLEL_MISSIONS", 1)
+    monkeypatch.setattr(os, "cpu_count", lambda: cores)
+    found = lint_module.lint_in_background(root, workspace, missions, everyone)()
+    assert found.findings == expected.findings
+    assert found.allow_files == expected.allow_files
+    # the cache the parts left answers the next run alone, and the same
+    monkeypatch.setattr(lint_module._Run, "file", _no_reading)
+    cached = lint_missions(root, workspace, missions, catalog=everyone)
+    assert cached.findings == expected.findings
+
+
+def _no_reading(*args: object) -> object:
+    raise AssertionError("a file was linted again: the parts' cache entries were not all stored")
+
+
+def test_a_part_whose_child_fails_is_linted_here(
+    make_workspace: Builder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from missions import lint as lint_module
+
+    root = shared_catalogue(make_workspace)
+    catalog = load_catalog(root)
+    workspace = load_workspace(root)
+    expected = lint_missions(root, workspace, catalog.missions, use_cache=False)
+    parent = os.getpid()
+    real = lint_module._lint_part
+    linted_here: list[int] = []
+
+    def failing_in_children(*args: Any) -> Any:
+        if os.getpid() != parent:
+            os._exit(1)
+        linted_here.append(len(args[2]))
+        return real(*args)
+
+    monkeypatch.setattr(lint_module, "PARALLEL_MISSIONS", 1)
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(lint_module, "_lint_part", failing_in_children)
+    found = lint_module.lint_in_background(root, workspace, catalog.missions, catalog.missions)()
+    assert found.findings == expected.findings
+    assert linted_here == [3, 3]  # both parts, after their children failed
+    monkeypatch.delattr(os, "fork")  # no fork at all: every part here
+    linted_here.clear()
+    again = lint_module.lint_in_background(root, workspace, catalog.missions, catalog.missions)()
+    assert again.findings == expected.findings and linted_here == [3, 3]
+
+
+def test_a_part_that_cannot_lint_a_file_keeps_every_part_from_the_cache(
+    make_workspace: Builder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file the scan could not read as Lean is linted as empty; no result of that run may
+    be stored, whichever part met the file."""
+    from missions import lint as lint_module
+    from missions.cache import default_cache_dir
+
+    root = shared_catalogue(make_workspace)
+    catalog = load_catalog(root)
+    monkeypatch.setattr(lint_module, "PARALLEL_MISSIONS", 1)
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    store = default_cache_dir(root) / lint_module.CACHE_FILE
+    lint_module.lint_in_background(root, load_workspace(root), catalog.missions, catalog.missions)()
+    assert store.is_file()
+    store.unlink()
+    (root / "Formal/F/Statements.lean").write_bytes(b"import Formal.Common.Mean\n\xff\n")
+    workspace = load_workspace(root)
+    lint_module.lint_in_background(root, workspace, catalog.missions, catalog.missions)()
+    assert not store.exists()

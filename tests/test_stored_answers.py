@@ -205,16 +205,16 @@ def test_an_answer_is_not_stored_when_an_input_moved_while_it_was_computed(
     import missions.cli
 
     monkeypatch.setattr(roots, "RACY_NS", -(10**18))  # only the moved key may refuse
-    analysis = missions.cli._analysis
+    analysis = missions.cli.analyse_and_lint
 
     def edited_meanwhile(*args: object, **kwargs: object) -> object:
         found = analysis(*args, **kwargs)  # type: ignore[arg-type]
         Editor(workspace).replace(PROOF, STEP_PROOF, "  sorry\n")
         return found
 
-    monkeypatch.setattr(missions.cli, "_analysis", edited_meanwhile)
+    monkeypatch.setattr(missions.cli, "analyse_and_lint", edited_meanwhile)
     assert _check(workspace)[0] == 0  # the state before the edit
-    monkeypatch.setattr(missions.cli, "_analysis", analysis)
+    monkeypatch.setattr(missions.cli, "analyse_and_lint", analysis)
     assert _check(workspace) == _check(workspace, "--no-cache")
     assert _check(workspace)[0] == 1
 

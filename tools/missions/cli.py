@@ -58,8 +58,8 @@ from missions.lean.workspace import (
     load_workspace,
 )
 from missions.lint import Finding as LintFinding
-from missions.lint import lint_in_background, lint_missions
-from missions.load import analyse, load
+from missions.lint import lint_missions
+from missions.load import analyse, analyse_and_lint
 from missions.mcp_server import serve
 from missions.pins import (
     UNCOMMITTED,
@@ -420,11 +420,7 @@ def status(
             key = content_key = None
         inputs = incremental.global_inputs(str(resolved))
         evidence = _evidence(resolved, lean, checks)
-        catalog, workspace = load(resolved, ids, use_cache=not no_cache)
-        # the lint and the analysis are independent: side by side on two cores
-        chosen = [m.mission for m in catalog.select(ids or [])]
-        lint = lint_in_background(resolved, workspace, chosen, catalog.missions)
-        analysis = analyze(catalog, workspace, ids)
+        analysis, lint = analyse_and_lint(resolved, ids, use_cache=not no_cache)
         if lean:
             _kernel(analysis, evidence)
         linted = lint()
@@ -610,14 +606,14 @@ def check(
         answer = stored_check(top) if plain else None
         if answer is None:
             recording = start_check(top) if plain else None
-            analysis = _analysis(top, ids, no_cache)
+            analysis, lint = analyse_and_lint(top, ids, use_cache=not no_cache)
             if lean:
                 _, extra = _kernel(analysis, evidence)
             results = evidence.comparator
             if results is not None:
                 extra = [*extra, *comparator_violations(analysis, results)]
             # reads YAML lines for messages: input errors too
-            gate = run_gate(analysis, extra, kernel_dependencies=lean)
+            gate = run_gate(analysis, extra, kernel_dependencies=lean, lint=lint)
             answer = check_answer(gate, _gate_headline(analysis, gate, lean))
             if recording is not None:
                 keep_check(recording, analysis, answer)
@@ -929,9 +925,9 @@ def report(
                 )
                 return
             recording = start_site(top, fmt, output)
-        analysis = _analysis(top, ids)
+        analysis, lint = analyse_and_lint(top, ids)
         extra = _kernel(analysis, evidence)[1] if lean else []
-        gate = run_gate(analysis, extra, kernel_dependencies=lean)
+        gate = run_gate(analysis, extra, kernel_dependencies=lean, lint=lint)
     if site:
         assert output is not None
         with _input_errors():

@@ -41,7 +41,7 @@ input errors: they are reported before the gate runs, with exit code 2.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from missions import gitinfo
@@ -382,13 +382,19 @@ def standing_status(analysis: Analysis, status: TargetStatus) -> str:
     return status.status
 
 
-def _lint_violations(analysis: Analysis, result: GateResult) -> list[Violation]:
+def _lint_violations(
+    analysis: Analysis, result: GateResult, lint: Callable[[], LintResult] | None
+) -> list[Violation]:
     """Unaccepted lint findings of the statement closures, one violation per mission."""
-    result.lint = lint_missions(
-        analysis.root,
-        analysis.workspace,
-        [m.file.mission for m in analysis.missions],
-        catalog=analysis.catalog,
+    result.lint = (
+        lint()
+        if lint is not None
+        else lint_missions(
+            analysis.root,
+            analysis.workspace,
+            [m.file.mission for m in analysis.missions],
+            catalog=analysis.catalog,
+        )
     )
     return [
         Violation("lint", f"{f.rule}: {f.message}", f.path, f.line, mission)
@@ -459,12 +465,18 @@ def dependency_warnings(analysis: Analysis, mission: MissionStatus) -> list[Viol
 
 
 def run_gate(
-    analysis: Analysis, extra: Iterable[Violation] = (), *, kernel_dependencies: bool = False
+    analysis: Analysis,
+    extra: Iterable[Violation] = (),
+    *,
+    kernel_dependencies: bool = False,
+    lint: Callable[[], LintResult] | None = None,
 ) -> GateResult:
     """Every rule over the analysis, plus ``extra`` findings (e.g. from the kernel audit).
 
     ``kernel_dependencies`` says the kernel already compared ``depends_on`` with what the
     proofs use (``extra`` holds its findings), so the source-level warnings are left out.
+    ``lint`` gives the lint of the analysed missions, if it was started before (see
+    :func:`missions.load.analyse_and_lint`); else the gate lints them.
     """
     result = GateResult()
     add = result.violations.extend
@@ -492,7 +504,7 @@ def run_gate(
         add(_witness_stale(analysis, mission))
         if not kernel_dependencies:
             result.warnings.extend(dependency_warnings(analysis, mission))
-    add(_lint_violations(analysis, result))
+    add(_lint_violations(analysis, result, lint))
     add(policy_violations(analysis, policy))
     unique = list(dict.fromkeys(result.violations))
     result.violations = sorted(

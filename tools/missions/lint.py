@@ -1660,12 +1660,48 @@ def lint_missions(
     keyed by its target statements and the content of every file of its statement closure;
     local findings per module, keyed likewise by its import closure; allow comments per
     file. An edit re-lints only what can see the edited file."""
-    cache_path = default_cache_dir(root) / CACHE_FILE
-    version = _cache_version()
-    store = read_store(cache_path, version) if use_cache else {}
+    chosen = frozenset(m.id for m in missions)
+    store = _read_cache(root) if use_cache else {}
+    found = _lint_part(root, workspace, missions, catalog, chosen, store)
+    return _conclude(root, [found], use_cache)
+
+
+def _read_cache(root: Path) -> dict[str, Any]:
+    return read_store(default_cache_dir(root) / CACHE_FILE, _cache_version())
+
+
+@dataclass
+class _Found:
+    """What linting some of the missions found, before allow comments apply: the parts
+    linted side by side (:func:`lint_in_background`) merge into the one result."""
+
+    #: guard findings, per mission
+    raw: list[_Raw] = field(default_factory=list)
+    #: local findings, per file (a file in the closures of two parts is linted by both)
+    local: dict[str, list[_Raw]] = field(default_factory=dict)
+    reached: dict[tuple[str, str], set[str]] = field(default_factory=dict)
+    allows: dict[str, list[_Allow]] = field(default_factory=dict)
+    malformed: dict[str, list[Finding]] = field(default_factory=dict)
+    owners: dict[str, set[str]] = field(default_factory=dict)
+    #: the cache entries this part used or made
+    fresh: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: a file could not be linted as scanned: nothing is stored
+    unstable: bool = False
+
+
+def _lint_part(
+    root: Path,
+    workspace: Workspace,
+    missions: Sequence[Mission],
+    catalog: Sequence[Mission],
+    chosen: frozenset[str],
+    store: dict[str, Any],
+) -> _Found:
+    """Lint ``missions``, one part of the ``chosen`` ones; the statements of the missions of
+    ``catalog`` outside ``chosen`` that share a file with this part count as reaching."""
     run = _Run(root, workspace, store)
+    found = _Found()
     closures: list[tuple[Mission, list[Module]]] = []
-    owners: dict[str, set[str]] = {}
     pending: dict[str, int] = {}  # module -> missions still to lint that hold it
     for mission in missions:
         if mission.lean.statements_module not in workspace.modules:
@@ -1673,11 +1709,9 @@ def lint_missions(
         closure = [workspace.modules[n] for n in statement_closure(workspace, mission)]
         closures.append((mission, closure))
         for module in closure:
-            owners.setdefault(run.rel(module), set()).add(mission.id)
+            found.owners.setdefault(run.rel(module), set()).add(mission.id)
             pending[module.name] = pending.get(module.name, 0) + 1
-    raw: list[_Raw] = []
-    reached: dict[tuple[str, str], set[str]] = {}
-    chosen = {mission.id for mission in missions}
+    reached = found.reached
     for other in catalog:  # the neighbours: what their statements reach, nothing else
         if other.id in chosen or other.lean.statements_module not in workspace.modules:
             continue
@@ -1685,31 +1719,53 @@ def lint_missions(
         if any(module.name in pending for module in closure):
             for rel, name, roots in run.mission(other, closure)["reached"]:
                 reached.setdefault((rel, name), set()).update(roots)
-    allows: dict[str, list[_Allow]] = {}
-    malformed: dict[str, list[Finding]] = {}
     for mission, closure in closures:
         entry = run.mission(mission, closure)
-        raw.extend(_Raw.from_json(r) for r in entry["raw"])
+        found.raw.extend(_Raw.from_json(r) for r in entry["raw"])
         for rel, name, roots in entry["reached"]:
             reached.setdefault((rel, name), set()).update(roots)
         for module in closure:
             rel = run.rel(module)
-            if rel in allows:
+            if rel in found.allows:
                 continue
-            raw.extend(_Raw.from_json(r) for r in run.module(module)["raw"])
-            found = run.allows(module)
-            allows[rel] = [
-                _Allow(line, tuple(rules), why, last) for line, rules, why, last in found["allows"]
+            found.local[rel] = [_Raw.from_json(r) for r in run.module(module)["raw"]]
+            allowed = run.allows(module)
+            found.allows[rel] = [
+                _Allow(line, tuple(rules), why, last)
+                for line, rules, why, last in allowed["allows"]
             ]
-            malformed[rel] = [Finding(rel, line, "lint-allow", m) for line, m in found["malformed"]]
+            found.malformed[rel] = [
+                Finding(rel, line, "lint-allow", m) for line, m in allowed["malformed"]
+            ]
         for module in closure:  # a module's own import closure lies inside every closure holding it
             pending[module.name] -= 1
             if not pending[module.name]:
                 run.forget(module)
-    if use_cache and not run.unstable:
-        write_store(cache_path, version, run.fresh)
-    kept = [r for r in raw if not (r.standalone and (r.rel, r.decl) in reached)]
-    return _finish(kept, reached, allows, malformed, owners)
+    found.fresh = run.fresh
+    found.unstable = run.unstable
+    return found
+
+
+def _conclude(root: Path, parts: Sequence[_Found], use_cache: bool) -> LintResult:
+    """Merge the parts, store their cache entries, apply the allow comments."""
+    whole = _Found()
+    for part in parts:
+        whole.raw.extend(part.raw)
+        for name in ("local", "allows", "malformed"):  # a file's are the same in every part
+            for rel, value in getattr(part, name).items():
+                getattr(whole, name).setdefault(rel, value)
+        for key, roots in part.reached.items():
+            whole.reached.setdefault(key, set()).update(roots)
+        for rel, owners in part.owners.items():
+            whole.owners.setdefault(rel, set()).update(owners)
+        for kind, entries in part.fresh.items():
+            whole.fresh.setdefault(kind, {}).update(entries)
+        whole.unstable |= part.unstable
+    if use_cache and not whole.unstable:
+        write_store(default_cache_dir(root) / CACHE_FILE, _cache_version(), whole.fresh)
+    raw = whole.raw + [r for found in whole.local.values() for r in found]
+    kept = [r for r in raw if not (r.standalone and (r.rel, r.decl) in whole.reached)]
+    return _finish(kept, whole.reached, whole.allows, whole.malformed, whole.owners)
 
 
 def _cache_version() -> str:
@@ -1912,45 +1968,76 @@ def _allow_for(allows: list[_Allow], line: int, rule: str) -> _Allow | None:
     return None
 
 
+#: Fewer missions than this are linted in one process: forking costs more than it saves.
+PARALLEL_MISSIONS = 16
+
+
 def lint_in_background(
     root: Path, workspace: Workspace, missions: Sequence[Mission], catalog: Sequence[Mission]
 ) -> Callable[[], LintResult]:
-    """Start :func:`lint_missions` in a forked process and return what waits for it.
+    """Start :func:`lint_missions` in forked processes and return what waits for them.
 
     Linting re-reads every statement closure; ``status`` needs its counts but also analyses
-    every target, and the two are independent: on a cold cache running them side by side on
-    two cores saves most of the lint's time. Where ``fork`` is missing, or the child fails,
-    the lint simply runs here when the result is asked for (same result, sequentially).
+    every target, and the two are independent. The missions are split into one part per
+    core (at most four), each linted in its own child while this process analyses: on a
+    cold cache that takes the lint off the critical path. A file shared by two parts is
+    linted by both (the same findings; the merge keeps one). Where ``fork`` is missing, or
+    a child fails, that part is linted here when the result is asked for (the same result,
+    sequentially; a bad input is reported from here).
     """
+    chosen = frozenset(m.id for m in missions)
+    count = min(os.cpu_count() or 1, 4) if len(missions) >= PARALLEL_MISSIONS else 1
+    size = -(-len(missions) // count) if missions else 1
+    parts = [missions[i : i + size] for i in range(0, len(missions), size)] or [missions]
+    children = [_fork_part(root, workspace, part, catalog, chosen) for part in parts]
+
+    def result() -> LintResult:
+        found = [
+            waiting() or _lint_part(root, workspace, part, catalog, chosen, _read_cache(root))
+            for waiting, part in zip(children, parts, strict=True)
+        ]
+        return _conclude(root, found, use_cache=True)
+
+    return result
+
+
+def _fork_part(
+    root: Path,
+    workspace: Workspace,
+    missions: Sequence[Mission],
+    catalog: Sequence[Mission],
+    chosen: frozenset[str],
+) -> Callable[[], _Found | None]:
+    """Lint one part in a child; what waits for it gives ``None`` if the child failed."""
     fork = getattr(os, "fork", None)
     if fork is None:
-        return lambda: lint_missions(root, workspace, missions, catalog=catalog)
+        return lambda: None
     read, write = os.pipe()
     try:
         pid = fork()
     except OSError:
         os.close(read)
         os.close(write)
-        return lambda: lint_missions(root, workspace, missions, catalog=catalog)
+        return lambda: None
     if pid == 0:  # the child: lint, send the result, and leave without running any cleanup
         code = 1
         try:
             os.close(read)
-            data = pickle.dumps(lint_missions(root, workspace, missions, catalog=catalog))
+            part = _lint_part(root, workspace, missions, catalog, chosen, _read_cache(root))
             with os.fdopen(write, "wb") as pipe:
-                pipe.write(data)
+                pipe.write(pickle.dumps(part))
             code = 0
         finally:
             os._exit(code)
     os.close(write)
 
-    def result() -> LintResult:
+    def result() -> _Found | None:
         with os.fdopen(read, "rb") as pipe:
             data = pipe.read()
         _, status = os.waitpid(pid, 0)
         if status != 0 or not data:
-            return lint_missions(root, workspace, missions, catalog=catalog)
-        found: LintResult = pickle.loads(data)
-        return found
+            return None
+        part: _Found = pickle.loads(data)
+        return part
 
     return result

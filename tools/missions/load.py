@@ -7,11 +7,12 @@ processes scan the Lean files.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from missions.catalog import Catalog, load_catalog
 from missions.lean.workspace import Workspace, start_loading
+from missions.lint import LintResult, lint_in_background
 from missions.status import Analysis, analyze
 
 
@@ -30,3 +31,14 @@ def analyse(root: Path, ids: Sequence[str] | None = None, *, use_cache: bool = T
     """Every chosen mission's targets analysed (all of them without ``ids``)."""
     catalog, workspace = load(root, ids, use_cache=use_cache)
     return analyze(catalog, workspace, list(ids) if ids else None)
+
+
+def analyse_and_lint(
+    root: Path, ids: Sequence[str] | None = None, *, use_cache: bool = True
+) -> tuple[Analysis, Callable[[], LintResult]]:
+    """:func:`analyse`, with the lint of the same missions running in the background while
+    it does (the two are independent); the second item waits for the lint."""
+    catalog, workspace = load(root, ids, use_cache=use_cache)
+    chosen = [m.mission for m in catalog.select(ids or [])]
+    lint = lint_in_background(root, workspace, chosen, catalog.missions)
+    return analyze(catalog, workspace, list(ids) if ids else None), lint
