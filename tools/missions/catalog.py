@@ -35,10 +35,10 @@ from missions.yamlio import (
     LineIndex,
     check_depth,
     collecting_parser_garbage,
-    fast_load,
     line_in,
     line_of,
     load_document,
+    load_indexed,
     nesting_line,
     read_text,
     structure_problems,
@@ -550,8 +550,7 @@ def load_mission_file(path: Path, text: str | None = None) -> MissionFile:
     """
     if text is None:
         text = read_text(path)
-    lines = check_depth(path, text)
-    data = fast_load(text)
+    lines, data = load_indexed(path, text)
     fast_problems = structure_problems(path, data) if isinstance(data, dict | list) else []
     if any(p.message == TOO_DEEP for p in fast_problems):
         # the round-trip parser would recurse through every level: locate it in the text

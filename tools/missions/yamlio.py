@@ -28,11 +28,13 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.events import (
     AliasEvent,
+    DocumentStartEvent,
     MappingEndEvent,
     MappingStartEvent,
     ScalarEvent,
     SequenceEndEvent,
     SequenceStartEvent,
+    StreamEndEvent,
 )
 from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
@@ -302,7 +304,140 @@ def _piece(part: int | str) -> str:
     return f"k{part}" if isinstance(part, str) else f"i{part}"
 
 
-def check_depth(path: Path, text: str) -> LineIndex | None:
+def load_indexed(path: Path, text: str) -> tuple[LineIndex | None, Any]:
+    """:func:`check_depth` and :func:`fast_load` of ``text`` from one parse: the line index,
+    and the document (``None`` where the safe loader cannot build it).
+
+    A mission file is parsed by :func:`check_depth` anyway; the document is built from the
+    same events (:class:`_Builder`) where they stay within what the builder knows to build
+    exactly as the safe loader does, else by the safe loader itself.
+    """
+    builder = _Builder()
+    lines = check_depth(path, text, builder)
+    data = builder.document()
+    return lines, fast_load(text) if data is _UNBUILT else data
+
+
+#: what :meth:`_Builder.document` gives for a document it did not build
+_UNBUILT: Any = object()
+#: the plain scalars the builder constructs (the YAML 1.2 core schema, and timestamps)
+_BUILT_TAGS = frozenset(
+    f"tag:yaml.org,2002:{name}" for name in ("str", "null", "bool", "int", "float", "timestamp")
+)
+_STR_TAG = "tag:yaml.org,2002:str"
+
+
+class _Builder:
+    """The document the safe loader builds, from the parser's events.
+
+    The safe loader composes a node tree from these events and constructs plain values
+    from it; mission files are large in number, not in shape, and that tree costs as much
+    as the parse. The builder constructs the same values directly: each plain scalar is
+    resolved by the safe loader's own resolver and, unless a string, constructed by its own
+    constructor. Anything it does not reproduce exactly gives up (:data:`_UNBUILT`): an
+    explicit tag, a ``%YAML`` or ``%TAG`` directive, a merge key or any other tag outside
+    :data:`_BUILT_TAGS`, a key that is not a scalar, a duplicate key, an anchor defined
+    twice, an alias to an undefined anchor or into the collection being built, a root that
+    is not a mapping, a stream that is not exactly one document, or a parse error.
+    """
+
+    def __init__(self) -> None:
+        loader = YAML(typ="safe", pure=False)
+        self._resolver = loader.resolver
+        self._constructor = loader.constructor
+        self._root: Any = _UNBUILT
+        self._documents = 0
+        self._ended = False
+        self._failed = False
+        # per open collection: [container, is a mapping, next is a key, the pending key]
+        self._stack: list[list[Any]] = []
+        self._open: set[int] = set()
+        self._anchors: dict[str, Any] = {}
+        self._tags: dict[str, str] = {}
+
+    def document(self) -> Any:
+        if self._failed or not self._ended or self._documents != 1:
+            return _UNBUILT
+        return self._root if isinstance(self._root, dict) else _UNBUILT
+
+    def add(self, event: Any) -> None:
+        if self._failed:
+            return
+        try:
+            self._add(event)
+        except Exception:  # _GiveUp, or a value the constructor rejects (`2020-13-45`)
+            self._failed = True
+
+    def _add(self, event: Any) -> None:
+        if isinstance(event, MappingEndEvent | SequenceEndEvent):
+            self._open.discard(id(self._stack.pop()[0]))
+        elif isinstance(event, ScalarEvent):
+            self._place(self._scalar(event), event.anchor)
+        elif isinstance(event, MappingStartEvent | SequenceStartEvent):
+            if event.tag is not None:
+                raise _GiveUp
+            container: Any = {} if isinstance(event, MappingStartEvent) else []
+            self._place(container, event.anchor)
+            self._stack.append([container, isinstance(container, dict), True, None])
+            self._open.add(id(container))
+        elif isinstance(event, AliasEvent):
+            if event.anchor not in self._anchors:
+                raise _GiveUp
+            value = self._anchors[event.anchor]
+            if id(value) in self._open:
+                raise _GiveUp  # a recursive alias
+            self._place(value, None)
+        elif isinstance(event, DocumentStartEvent):
+            self._documents += 1
+            if event.version is not None or event.tags:
+                raise _GiveUp
+        elif isinstance(event, StreamEndEvent):
+            self._ended = True
+
+    def _scalar(self, event: Any) -> Any:
+        if event.tag is not None:
+            raise _GiveUp
+        value = event.value
+        if not event.implicit[0]:  # quoted or a block scalar: a string
+            return value
+        tag = self._tags.get(value)
+        if tag is None:
+            tag = self._tags[value] = str(self._resolver.resolve(ScalarNode, value, event.implicit))
+        if tag == _STR_TAG:
+            return value
+        if tag not in _BUILT_TAGS:  # a merge key flattens its mapping: no scalar constructor can
+            raise _GiveUp
+        node = ScalarNode(tag, value, event.start_mark, event.end_mark, style=event.style)
+        return self._constructor.construct_object(node)
+
+    def _place(self, value: Any, anchor: str | None) -> None:
+        if anchor is not None:
+            if anchor in self._anchors:
+                raise _GiveUp
+            self._anchors[anchor] = value
+        if not self._stack:
+            if self._root is not _UNBUILT:
+                raise _GiveUp
+            self._root = value
+            return
+        frame = self._stack[-1]
+        container = frame[0]
+        if not frame[1]:
+            container.append(value)
+        elif frame[2]:  # a key (a list or mapping is not hashable: the lookup below gives up)
+            frame[2], frame[3] = False, value
+        else:
+            if frame[3] in container:
+                raise _GiveUp  # the safe loader refuses a duplicate key
+            container[frame[3]] = value
+            frame[2] = True
+
+
+class _GiveUp(Exception):
+    """The builder cannot reproduce the safe loader here."""
+
+
+def check_depth(path: Path, text: str, builder: _Builder | None = None) -> LineIndex | None:
     """Refuse text nested deeper than :data:`MAX_DEPTH` before any document is built; return
     the first document's :data:`LineIndex` (None for YAML the parser rejects).
 
@@ -323,6 +458,8 @@ def check_depth(path: Path, text: str) -> LineIndex | None:
     opener = 0  # line of the event before the current one: the key or bracket that opens it
     try:
         for event in YAML(typ="safe", pure=False).parse(text):
+            if builder is not None:
+                builder.add(event)
             if isinstance(event, MappingEndEvent | SequenceEndEvent):
                 stack.pop()
             elif isinstance(event, _NODE_EVENTS):
