@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner

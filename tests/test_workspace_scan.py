@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -34,6 +35,41 @@ def test_parallel_scan_matches_sequential(tmp_path: Path, monkeypatch: pytest.Mo
     assert pools == [True]
     assert parallel == sequential
     assert len(parallel) >= 4
+
+
+#: the file a worker dies on, this process's id and the files it scanned itself
+_DYING: dict[str, Any] = {}
+
+
+def _dying_scan(path: str) -> ws.ScannedFile:
+    if os.getpid() != _DYING["parent"]:
+        if path == _DYING["fatal"]:
+            os._exit(1)
+    else:
+        _DYING["here"].append(path)
+    return _DYING["scan"](path)
+
+
+def test_workers_that_die_midway_leave_the_rest_to_this_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Results are used as they arrive; when a worker dies, what was delivered stands and
+    the files not yet delivered are scanned here: the same workspace, every file once."""
+    root = copy_repo_workspace(tmp_path)
+    paths: list[str] = []
+    _DYING.update(parent=os.getpid(), fatal=None, here=paths, scan=ws.scan_file)
+    monkeypatch.setattr(ws, "scan_file", _dying_scan)
+    sequential = summary(ws.load_workspace(root, use_cache=False))  # no workers: all here
+    # a worker dies on a file in the middle; the files before it are delivered
+    here: list[str] = []
+    fatal = paths[len(paths) // 2]
+    _DYING.update(fatal=fatal, here=here)
+    monkeypatch.setattr(ws, "PARALLEL_THRESHOLD", 1)
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(ws, "CHUNK", 1)
+    assert summary(ws.load_workspace(root, use_cache=False)) == sequential
+    assert fatal in here and len(set(here)) == len(here)
+    assert 0 < len(here) < len(paths)  # the workers delivered the others
 
 
 def test_warm_scan_reads_no_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -129,6 +129,8 @@ def scan_file(path: str) -> ScannedFile:
 
 #: Below this many files to scan, worker processes cost more than they save.
 PARALLEL_THRESHOLD = 64
+#: Files a worker takes at a time.
+CHUNK = 16
 
 
 class _Scanning:
@@ -147,19 +149,26 @@ class _Scanning:
                 from missions import ignore_interrupts
 
                 self._pool = ProcessPoolExecutor(max_workers=workers, initializer=ignore_interrupts)
-                self._results = self._pool.map(scan_file, paths, chunksize=16)
+                self._results = self._pool.map(scan_file, paths, chunksize=CHUNK)
             except OSError:
                 self._pool = None
 
     def __iter__(self) -> Iterator[ScannedFile]:
+        """Results in the order of ``paths``, each as soon as its worker has it (the caller
+        decodes one while the workers scan the next); if the workers fail, the files not
+        yet delivered are scanned here."""
+        done = 0
         if self._results is not None:
             from concurrent.futures.process import BrokenProcessPool
 
             try:
-                return iter(list(self._results))
+                for scanned in self._results:
+                    done += 1
+                    yield scanned
             except (OSError, BrokenProcessPool):
-                pass  # the workers failed: scan here instead
-        return (scan_file(path) for path in self.paths)
+                pass  # the workers failed: scan the rest here
+        for path in self.paths[done:]:
+            yield scan_file(path)
 
     def __enter__(self) -> _Scanning:
         return self
