@@ -255,7 +255,7 @@ class Recording:
             os.makedirs(os.path.dirname(path), exist_ok=True)
             tmp = f"{path}.{os.getpid()}.tmp"
             with open(tmp, "w", encoding="utf-8") as handle:
-                json.dump(record, handle)
+                handle.write(json.dumps(record))  # the C encoder: json.dump is pure Python
             os.replace(tmp, path)
         except OSError:
             return False
