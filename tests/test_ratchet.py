@@ -313,3 +313,36 @@ def test_the_timeline_cache_gives_the_same_answer(proved: Path) -> None:
     first = status_timelines(proved, [path])
     assert [statuses["goal"] for _, statuses in first[path]] == ["stated", "proved"]
     assert status_timelines(proved, [path]) == first  # now from the cache
+
+
+def test_one_command_reads_the_history_once_and_a_new_commit_reads_it_again(
+    proved: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The ratchet, the dashboard's history and its progress chart ask git for the same
+    files' versions: asked again at the same HEAD, the answer is kept (as a copy); a commit,
+    or :func:`versions.forget` (each MCP answer calls it), reads the history again."""
+    from missions import versions
+    from missions.mcp_server import Answers
+
+    path = proved / YAML_PATH
+    logs: list[tuple[str, ...]] = []
+    real = versions.run_git
+
+    def counting(top: Path, *args: str, **kwargs: object) -> bytes | None:
+        if args[0] == "log":
+            logs.append(args)
+        return real(top, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(versions, "run_git", counting)
+    versions.forget()
+    first = versions.committed_versions(proved, [path])[path]
+    assert first and len(logs) == 1
+    versions.committed_versions(proved, [path])[path].clear()  # a caller's copy
+    assert versions.committed_versions(proved, [path])[path] == first and len(logs) == 1
+    set_status(proved, "stated")
+    commit(proved, "back to stated")
+    after = versions.committed_versions(proved, [path])[path]
+    assert len(logs) == 2 and after[:-1] == first and after[-1].statuses == {"goal": "stated"}
+    Answers(proved).status()
+    versions.committed_versions(proved, [path])
+    assert len(logs) == 3

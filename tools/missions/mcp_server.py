@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from missions import gitinfo
+from missions import gitinfo, versions
 from missions.errors import InputError
 from missions.frontier import frontier, frontier_json
 from missions.gate import run_gate
@@ -67,6 +67,7 @@ class Answers:
         self.root = root
 
     def _analysis(self, mission: str | None) -> Analysis:
+        versions.forget()  # git history may have moved since the last answer
         return analyse(self.root, [mission] if mission else None)
 
     def status(self, mission: str | None = None) -> dict[str, Any]:

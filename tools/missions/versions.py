@@ -91,20 +91,46 @@ def _cached(entry: object) -> Cached | None:
     return pin, statuses, evidence
 
 
+#: The last answer, by the repository, its ``HEAD`` and the files asked about: the ratchet,
+#: the dashboard's history and its progress chart ask about the same files in one command.
+#: History is fixed by ``HEAD`` within one command; a process that answers several (the MCP
+#: server) calls :func:`forget` before each, since a fetch may deepen a shallow clone.
+_last: tuple[tuple[Path, str], dict[str, list[Version]]] | None = None
+
+
+def forget() -> None:
+    global _last
+    _last = None
+
+
 def committed_versions(root: Path, paths: Iterable[Path]) -> dict[Path, list[Version]]:
     """Every committed version of each of ``paths``, oldest first."""
+    global _last
     wanted = list(paths)
     found: dict[Path, list[Version]] = {path: [] for path in wanted}
-    top_out = run_git(root, "rev-parse", "--show-toplevel")
-    if top_out is None or not wanted:
+    out = run_git(root, "rev-parse", "--show-toplevel", "HEAD")
+    if out is None or not wanted:
         return found
-    top = Path(top_out.decode().strip()).resolve()
+    top_line, _, head = out.decode().strip().partition("\n")
+    top = Path(top_line).resolve()
     by_rel: dict[str, Path] = {}
     for path in wanted:
         try:
             by_rel[path.resolve().relative_to(top).as_posix()] = path
         except ValueError:
             continue
+    if _last is not None and _last[0] == (top, head) and _last[1].keys() >= by_rel.keys():
+        for rel, path in by_rel.items():
+            found[path] = list(_last[1][rel])
+        return found
+    answer = _versions(root, top, by_rel, found)
+    _last = ((top, head), {rel: list(answer[path]) for rel, path in by_rel.items()})
+    return answer
+
+
+def _versions(
+    root: Path, top: Path, by_rel: dict[str, Path], found: dict[Path, list[Version]]
+) -> dict[Path, list[Version]]:
     directories = sorted({rel.rsplit("/", 1)[0] if "/" in rel else "." for rel in by_rel})
     log = run_git(
         top,
