@@ -29,6 +29,7 @@ from xml.etree.ElementTree import Element
 from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 
+from missions import forked
 from missions.chart import progress_section
 from missions.frontier import frontier
 from missions.gate import GateResult
@@ -1103,19 +1104,41 @@ def write_dashboard(
     )
     out_dir.mkdir(parents=True, exist_ok=True)
     footer = _footer(data)
-    written: list[Path] = []
-
-    def emit(name: str, text: str) -> None:
-        path = out_dir / name
-        atomic_write_text(path, text)
-        path.chmod(0o644)  # published as a static site: readable by the web server
-        written.append(path)
-
-    emit("style.css", stylesheet())
-    emit("index.html", index_page(data, analysis, footer))
-    emit("errata.html", errata_page(data, analysis, footer))
     histories = mission_histories(analysis.root, [m.file.path for m in analysis.missions])
-    for entry, mission in zip(data["missions"], analysis.missions, strict=True):
-        events = histories[mission.file.path]
-        emit(page_name(entry["id"]), mission_page(entry, mission, events, footer))
+    pages = list(zip(data["missions"], analysis.missions, strict=True))
+
+    def write_pages(chosen: list[tuple[dict[str, Any], MissionStatus]]) -> list[Path]:
+        return [
+            _emit(
+                out_dir / page_name(entry["id"]),
+                mission_page(entry, mission, histories[mission.file.path], footer),
+            )
+            for entry, mission in chosen
+        ]
+
+    # the mission pages are independent: side by side, a share per core (a share whose
+    # child failed is written here, where a fault is reported)
+    shares = forked.split(pages, forked.cores() if len(pages) >= PARALLEL_PAGES else 1)
+    for template in ("base.html", "macros.html", "target.html", "mission.html"):
+        _templates().get_template(template)  # compiled once, before the children copy them
+    children = [forked.start(functools.partial(write_pages, share)) for share in shares[1:]]
+    written = [
+        _emit(out_dir / "style.css", stylesheet()),
+        _emit(out_dir / "index.html", index_page(data, analysis, footer)),
+        _emit(out_dir / "errata.html", errata_page(data, analysis, footer)),
+        *write_pages(shares[0]),
+    ]
+    for waiting, share in zip(children, shares[1:], strict=True):
+        found = waiting()
+        written.extend(write_pages(share) if found is None else found)
     return written
+
+
+#: Fewer mission pages than this are written by one process.
+PARALLEL_PAGES = 16
+
+
+def _emit(path: Path, text: str) -> Path:
+    atomic_write_text(path, text)
+    path.chmod(0o644)  # published as a static site: readable by the web server
+    return path

@@ -96,16 +96,16 @@ from __future__ import annotations
 
 import bisect
 import contextlib
+import functools
 import hashlib
 import json
-import os
-import pickle
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from missions import forked
 from missions.cache import default_cache_dir, read_store, write_store
 from missions.errors import InputError
 from missions.lean.lexer import DOC, IDENT, MODDOC, NUMBER, STRING, SYMBOL, LexError, Token, lex
@@ -1979,21 +1979,23 @@ def lint_in_background(
 
     Linting re-reads every statement closure; ``status`` needs its counts but also analyses
     every target, and the two are independent. The missions are split into one part per
-    core (at most four), each linted in its own child while this process analyses: on a
-    cold cache that takes the lint off the critical path. A file shared by two parts is
-    linted by both (the same findings; the merge keeps one). Where ``fork`` is missing, or
-    a child fails, that part is linted here when the result is asked for (the same result,
-    sequentially; a bad input is reported from here).
+    core (see :func:`missions.forked.cores`), each linted in its own child while this
+    process analyses: on a cold cache that takes the lint off the critical path. A file
+    shared by two parts is linted by both (the same findings; the merge keeps one). A part
+    whose child failed, or could not start, is linted here when the result is asked for
+    (the same result, sequentially; a bad input is reported from here).
     """
     chosen = frozenset(m.id for m in missions)
-    count = min(os.cpu_count() or 1, 4) if len(missions) >= PARALLEL_MISSIONS else 1
-    size = -(-len(missions) // count) if missions else 1
-    parts = [missions[i : i + size] for i in range(0, len(missions), size)] or [missions]
-    children = [_fork_part(root, workspace, part, catalog, chosen) for part in parts]
+    count = forked.cores() if len(missions) >= PARALLEL_MISSIONS else 1
+    parts = forked.split(list(missions), count)
+    children = [
+        forked.start(functools.partial(_lint_cached_part, root, workspace, part, catalog, chosen))
+        for part in parts
+    ]
 
     def result() -> LintResult:
         found = [
-            waiting() or _lint_part(root, workspace, part, catalog, chosen, _read_cache(root))
+            waiting() or _lint_cached_part(root, workspace, part, catalog, chosen)
             for waiting, part in zip(children, parts, strict=True)
         ]
         return _conclude(root, found, use_cache=True)
@@ -2001,43 +2003,11 @@ def lint_in_background(
     return result
 
 
-def _fork_part(
+def _lint_cached_part(
     root: Path,
     workspace: Workspace,
     missions: Sequence[Mission],
     catalog: Sequence[Mission],
     chosen: frozenset[str],
-) -> Callable[[], _Found | None]:
-    """Lint one part in a child; what waits for it gives ``None`` if the child failed."""
-    fork = getattr(os, "fork", None)
-    if fork is None:
-        return lambda: None
-    read, write = os.pipe()
-    try:
-        pid = fork()
-    except OSError:
-        os.close(read)
-        os.close(write)
-        return lambda: None
-    if pid == 0:  # the child: lint, send the result, and leave without running any cleanup
-        code = 1
-        try:
-            os.close(read)
-            part = _lint_part(root, workspace, missions, catalog, chosen, _read_cache(root))
-            with os.fdopen(write, "wb") as pipe:
-                pipe.write(pickle.dumps(part))
-            code = 0
-        finally:
-            os._exit(code)
-    os.close(write)
-
-    def result() -> _Found | None:
-        with os.fdopen(read, "rb") as pipe:
-            data = pipe.read()
-        _, status = os.waitpid(pid, 0)
-        if status != 0 or not data:
-            return None
-        part: _Found = pickle.loads(data)
-        return part
-
-    return result
+) -> _Found:
+    return _lint_part(root, workspace, missions, catalog, chosen, _read_cache(root))
