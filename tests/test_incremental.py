@@ -252,6 +252,45 @@ def test_the_assembled_text_is_json_dumps(tmp_path: Path) -> None:
     assert incremental.render(data) == expected
     empty = {"root": "/r", "evidence": "source", "missions": [], "summary": {"missions": 0}}
     assert incremental.render(empty) == json.dumps(empty, indent=2) + "\n"
+    one = data["missions"][0]
+    for missions in ([], [one], [one, {"id": "x\ny", "targets": [[], {}]}], [{}]):
+        for extra in ({}, {"summary": {"a": [1, {"b": "é"}]}}, {"lint": None, "z": "\n"}):
+            shaped = {"root": "/r ü", "evidence": "kernel", "missions": missions, **extra}
+            encoded = json.dumps(shaped, indent=2, ensure_ascii=False) + "\n"
+            assert incremental.render(shaped) == encoded
+
+
+def test_the_state_written_a_mission_at_a_time_is_json_dumps_of_it(tmp_path: Path) -> None:
+    from missions.cache import cache_dir_for
+
+    repo = copy_repo_workspace(tmp_path)
+    _status(repo)
+    path = Path(cache_dir_for(str(repo))) / incremental.STATE_FILE
+    text = path.read_text(encoding="utf-8")
+    state = json.loads(text)
+    assert len(state["missions"]) > 1 and all(m["text"] for m in state["missions"])
+    assert text == json.dumps(state, ensure_ascii=False)
+
+
+def test_an_answer_written_in_pieces_is_the_whole_answer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The answer goes to stdout and to the store a piece at a time; pieces of any size
+    (here a few characters, splitting multi-byte ones' neighbours) make the same bytes."""
+    from missions import answers
+
+    repo = copy_repo_workspace(tmp_path)
+    whole = _status(repo, "--no-cache")
+    monkeypatch.setattr(answers, "PIECE", 7)
+    assert _status(repo) == whole  # the full command, written in pieces, and stored
+    assert answers.lookup(repo, answers.fingerprint(repo, [], _stats(repo))) == whole.encode()
+    text = "é∀x" * 5 + "\n"
+    answers.store(repo, "k", text)
+    assert answers.lookup(repo, "k") == text.encode()
+
+
+def _stats(root: Path) -> list[tuple[str, os.stat_result]]:
+    return lean_file_stats(str(root), library_roots(root))
 
 
 def test_proof_edits_in_the_bundled_missions(tmp_path: Path) -> None:

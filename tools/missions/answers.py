@@ -114,6 +114,10 @@ def content_fingerprint(
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
 
 
+#: Characters encoded at a time when a large answer is written out.
+PIECE = 1 << 20
+
+
 def store(
     root: str | os.PathLike[str], key: str, text: str, content_key: str | None = None
 ) -> None:
@@ -125,8 +129,9 @@ def store(
         os.makedirs(directory, exist_ok=True)
         tmp = os.path.join(directory, f"{RESULT_FILE}.{os.getpid()}.tmp")
         with open(tmp, "wb") as handle:
-            lines = f"{key}\n{content_key or '-'}\n{_inputs_digest(top)}\n{text}"
-            handle.write(lines.encode())
+            handle.write(f"{key}\n{content_key or '-'}\n{_inputs_digest(top)}\n".encode())
+            for start in range(0, len(text), PIECE):  # no whole copy of a large answer
+                handle.write(text[start : start + PIECE].encode())
         os.replace(tmp, os.path.join(directory, RESULT_FILE))  # keys and answer never mix
     except OSError:
         pass

@@ -445,7 +445,8 @@ def status(
         fields = {k: v for k, v in data.items() if k != "missions"}
         text = incremental.assemble(fields, texts)
     if as_json:
-        sys.stdout.write(text)
+        for start in range(0, len(text), answers.PIECE):  # no whole encoded copy at once
+            sys.stdout.write(text[start : start + answers.PIECE])
         return
     print_status(out, data, why=why)
     if progress:

@@ -55,7 +55,7 @@ import functools
 import hashlib
 import json
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
@@ -209,10 +209,7 @@ def remember(
         "lint_lines": lines if lint is not None else None,
         "allow_files": list(lint.allow_files) if lint is not None else [],
     }
-    _write(
-        os.path.join(cache_dir_for(str(analysis.root)), STATE_FILE),
-        json.dumps(state, ensure_ascii=False),
-    )
+    _write(os.path.join(cache_dir_for(str(analysis.root)), STATE_FILE), _state_pieces(state))
 
 
 def _reaches(
@@ -245,15 +242,31 @@ def _answer(record: dict[str, Any], entry: dict[str, Any], text: str | None = No
     record["text"] = mission_text(entry) if text is None else text
 
 
-def _write(path: str, text: str) -> None:
+def _write(path: str, pieces: Iterable[str]) -> None:
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
         tmp = f"{path}.{os.getpid()}.tmp"
         with open(tmp, "w", encoding="utf-8") as handle:
-            handle.write(text)
+            handle.writelines(pieces)
         os.replace(tmp, path)
     except OSError:
         pass
+
+
+def _state_pieces(state: dict[str, Any]) -> Iterator[str]:
+    """``json.dumps(state)``, a mission at a time: the state holds every mission's encoded
+    answer, and encoding it whole kept two more copies of the answer at the run's peak."""
+    yield "{"
+    for number, (key, value) in enumerate(state.items()):
+        yield f"{', ' if number else ''}{json.dumps(key)}: "
+        if key != "missions":
+            yield json.dumps(value, ensure_ascii=False)
+            continue
+        yield "["
+        for index, mission in enumerate(value):
+            yield (", " if index else "") + json.dumps(mission, ensure_ascii=False)
+        yield "]"
+    yield "}"
 
 
 # ---------------------------------------------------------------------- the output
@@ -273,19 +286,25 @@ def mission_text(entry: dict[str, Any]) -> str:
 
 def assemble(fields: dict[str, Any], missions: list[str]) -> str:
     """The top-level object with ``missions`` (already encoded texts) in second-to-last
-    place after ``root`` and ``evidence``, laid out as ``json.dumps(indent=2)`` lays it out."""
-    items: list[str] = []
+    place after ``root`` and ``evidence``, laid out as ``json.dumps(indent=2)`` lays it out.
+
+    One join over every piece: the answer of a large catalogue is tens of megabytes, and
+    each intermediate copy of it (the missions' body, the object around it) is one more."""
+    pieces = ["{\n"]
     for key in ("root", "evidence"):
-        items.append(f"  {_key(key)}: {_value(fields[key])}")
+        pieces.append(f"  {_key(key)}: {_value(fields[key])},\n")
     if missions:
-        body = ",\n".join(_indent(text, "    ") for text in missions)
-        items.append(f'  "missions": [\n{body}\n  ]')
+        pieces.append('  "missions": [\n')
+        for number, text in enumerate(missions):
+            pieces.append(_indent(text, "    "))
+            pieces.append(",\n" if number + 1 < len(missions) else "\n  ]")
     else:
-        items.append('  "missions": []')
+        pieces.append('  "missions": []')
     for key, value in fields.items():
         if key not in ("root", "evidence"):
-            items.append(f"  {_key(key)}: {_value(value)}")
-    return "{\n" + ",\n".join(items) + "\n}\n"
+            pieces.append(f",\n  {_key(key)}: {_value(value)}")
+    pieces.append("\n}\n")
+    return "".join(pieces)
 
 
 def _key(key: str) -> str:
@@ -297,7 +316,8 @@ def _value(value: Any) -> str:
 
 
 def _indent(text: str, prefix: str) -> str:
-    return "\n".join(prefix + line for line in text.split("\n"))
+    # one replace, not a list of lines: the whole answer is indented this way
+    return prefix + text.replace("\n", "\n" + prefix)
 
 
 # ------------------------------------------------------------------- the stand-ins
@@ -401,7 +421,7 @@ def status_text(root: str, libraries: list[SourceRoot], stats: list[tuple[str, A
     text = assemble(fields, [m["text"] for m in missions])
     store.save({path for path, _ in stats})
     if affected or patched:
-        _write(os.path.join(cache, STATE_FILE), json.dumps(state, ensure_ascii=False))
+        _write(os.path.join(cache, STATE_FILE), _state_pieces(state))
     return text
 
 
