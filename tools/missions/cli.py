@@ -430,6 +430,7 @@ def status(
             witnesses=load_results(str(resolved)),
             lint=linted,
         )
+        analysis.memo.release()  # the answer is encoded below: nothing walks again
     # each mission encoded once: the answer is assembled from these texts, and the
     # incremental path keeps them to patch the next answer
     texts = [incremental.mission_text(m) for m in data["missions"]]

@@ -559,7 +559,7 @@ class AnalysisMemo:
         already (the incremental ``status`` analyses a part of the workspace that may not
         hold the default targets' roots)."""
         self.workspace = workspace
-        self.references = References(workspace)
+        self._references: References | None = None
         self._reach: dict[str, _Reach] = {}
         self._risks: dict[str, list[str]] = {}
         self._structure: dict[str, list[str]] = {}
@@ -575,10 +575,23 @@ class AnalysisMemo:
             if not check.ok
         ]
 
+    @property
+    def references(self) -> References:
+        if self._references is None:
+            self._references = References(self.workspace)
+        return self._references
+
     def reach(self, module: Module) -> _Reach:
         if module.name not in self._reach:
             self._reach[module.name] = _Reach(self.workspace, module, self.references)
         return self._reach[module.name]
+
+    def release(self) -> None:
+        """Drop what the walks keep (each declaration's references, each proof module's
+        reach; a fifth of a large analysis): an answer is encoded after its analysis, and
+        at the top of its memory. Whatever is asked later is walked again."""
+        self._references = None
+        self._reach.clear()
 
     def risks(self, module: Module) -> list[str]:
         if module.name not in self._risks:
