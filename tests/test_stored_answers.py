@@ -276,6 +276,70 @@ def test_a_site_is_written_again_exactly_when_it_may_differ(
     )  # a run for chosen missions is never answered from the whole workspace's
 
 
+@pytest.mark.parametrize("fmt", ["html", "badges"])
+def test_the_start_up_path_says_what_the_full_command_says_of_a_site(
+    workspace: Path, tmp_path: Path, fmt: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A plain ``report --format html|badges -o DIR`` on a site that is up to date is
+    answered at start-up with the full command's line; anything else, or a site that must be
+    written again, takes the full command."""
+    site = tmp_path / "site"
+    spelled = [
+        ["report", "--root", str(workspace), "--format", fmt, "-o", f"{site}/"],
+        ["report", f"--root={workspace}", f"--format={fmt}", f"--output={site}"],
+    ]
+    assert fastpath.try_report(spelled[0]) is None  # nothing stored yet
+    assert invoke(*spelled[0][:-1], site).stderr.startswith("wrote")
+    full = invoke(*spelled[0][:-1], site)
+    assert full.exit_code == 0 and "is up to date" in full.stderr
+    for argv in spelled:
+        capsys.readouterr()
+        assert fastpath.try_report(argv) == 0
+        assert capsys.readouterr().err == full.stderr
+    others = [
+        ["report", "--root", str(workspace), "--format", fmt, "-o", str(site), "demo"],
+        ["report", "--root", str(workspace), "--format", fmt, "-o", str(site), "--lean"],
+        ["report", "--root", str(workspace), "--format", "md", "-o", str(site)],
+        ["report", "--root", str(workspace), "--format", fmt],
+        ["report", "--root", str(workspace), "--format", fmt, f"-o{site}"],
+        ["report", "--root", str(workspace), "--format", fmt, "-o"],
+        ["check", "--root", str(workspace)],
+    ]
+    for argv in others:
+        assert fastpath.try_report(argv) is None, argv
+    Editor(workspace).replace(PROOF, STEP_PROOF, "  sorry\n")  # an input changed
+    assert fastpath.try_report(spelled[0]) is None
+
+
+@pytest.mark.slow
+def test_the_console_entry_answers_an_unchanged_site_without_the_cli(
+    workspace: Path, tmp_path: Path
+) -> None:
+    """The installed command (the fast path's ``main``) takes the start-up answer: the
+    second run writes nothing and never imports the CLI."""
+    import subprocess
+    import sys
+    import time
+
+    time.sleep(2.1)  # the workspace was written just now: let no input be racy (see roots)
+    entry = (
+        "import sys\nfrom missions.fastpath import main\ntry:\n    main()\nfinally:\n"
+        "    print('cli imported' if 'missions.cli' in sys.modules else 'cli not imported')"
+    )
+    argv = ["report", "--format", "html", "-o", str(tmp_path / "site"), "--root", str(workspace)]
+
+    def run() -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-c", entry, *argv], capture_output=True, text=True, timeout=300
+        )
+
+    first, second = run(), run()
+    assert first.returncode == 0 and first.stderr.startswith("wrote"), first.stderr
+    assert first.stdout.strip() == "cli imported"
+    assert second.returncode == 0 and "is up to date" in second.stderr, second.stderr
+    assert second.stdout.strip() == "cli not imported"
+
+
 def test_a_site_inside_the_workspace_is_never_up_to_date(workspace: Path) -> None:
     for _ in range(3):
         result = invoke("report", "--root", workspace, "--format", "html", "-o", workspace / "site")

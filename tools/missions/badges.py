@@ -18,11 +18,11 @@ from typing import Any
 
 from missions.gate import GateResult
 from missions.status import Analysis, TargetStatus
+from missions.stored import WORKSPACE_FILE
 from missions.yamlio import atomic_write_text
 
 #: Most trusted first: a message lists the tiers in this order.
 TIERS = ("kernel", "source")
-WORKSPACE_FILE = "workspace.json"
 MISSIONS_DIR = "missions"
 
 

@@ -29,7 +29,7 @@ from rich.text import Text
 from typer.core import TyperCommand
 
 from missions import __version__, answers, gitinfo, incremental
-from missions.badges import WORKSPACE_FILE, write_badges
+from missions.badges import write_badges
 from missions.blueprint import INDEX_FILE as BLUEPRINT_INDEX
 from missions.blueprint import write_blueprint
 from missions.catalog import Catalog, load_catalog
@@ -92,6 +92,8 @@ from missions.stored import (
     gate_of,
     keep_check,
     keep_site,
+    site_hint,
+    site_up_to_date,
     start_check,
     start_site,
     stored_check,
@@ -875,7 +877,6 @@ def sync(
 
 REPORT_FORMATS = ("md", "json", "html", "badges")
 #: Where a published badge file is read from (the published directory's URL goes at the end).
-BADGE_URL = "https://img.shields.io/endpoint?url=<published URL of DIR>/"
 EXPORT_FORMATS = ("json", "dojo", "comparator", "blueprint", "formalization")
 BUDGETS = ("quick", "full")
 
@@ -911,7 +912,7 @@ def report(
     if fmt in ("html", "badges") and output is None:
         _usage("--output", f"--format {fmt} writes a directory: give -o DIR")
     site = fmt in ("html", "badges")
-    hint = "open index.html" if fmt == "html" else f"badge URL: {BADGE_URL}{WORKSPACE_FILE}"
+    hint = site_hint(fmt)
     # a site without ids or kernel evidence is stored: every option changes what it reads
     plain = site and not (ids or lean or checks)
     with _input_errors():
@@ -920,11 +921,7 @@ def report(
         if plain and output is not None:
             unchanged = stored_site(top, fmt, output)
             if unchanged is not None:
-                files = plural(unchanged, "file")
-                err.print(
-                    f"{escape(str(output))} is up to date: nothing changed since its {files} "
-                    f"were written ({escape(hint)})"
-                )
+                err.print(escape(site_up_to_date(str(output), fmt, unchanged)))
                 return
             recording = start_site(top, fmt, output)
         analysis, lint = analyse_and_lint(top, ids)

@@ -175,6 +175,51 @@ def try_check(argv: list[str]) -> int | None:
     return 1 if answer["violations"] else 0
 
 
+def _parse_report(argv: list[str]) -> tuple[str | None, str, str] | None:
+    """(root, format, output) of a plain ``report --format html|badges -o DIR``: ids, kernel
+    evidence and every other option take the full command."""
+    if not argv or argv[0] != "report":
+        return None
+    found: dict[str, str] = {}
+    args = iter(argv[1:])
+    for arg in args:
+        name, equals, value = arg.partition("=")
+        if name not in ("--root", "--format", "--output", "-o") or (equals and name == "-o"):
+            return None
+        if not equals:
+            following = next(args, None)
+            if following is None:
+                return None
+            value = following
+        found["--output" if name == "-o" else name] = value
+    fmt, output = found.get("--format"), found.get("--output")
+    if fmt not in ("html", "badges") or not output:
+        return None
+    return found.get("--root"), fmt, output
+
+
+def try_report(argv: list[str]) -> int | None:
+    """Say that a site is up to date if nothing it was written from changed since and every
+    file is as written; its exit code, or None where the full command must run."""
+    parsed = _parse_report(argv)
+    if parsed is None:
+        return None
+    root_arg, fmt, output = parsed
+    root = locate_root(os.getcwd()) if root_arg is None else os.path.realpath(root_arg)
+    if root is None or root_problem(root) is not None:
+        return None
+    from pathlib import Path
+
+    from missions.stored import site_up_to_date, stored_site
+
+    count = stored_site(Path(root), fmt, Path(output))
+    if count is None:
+        return None
+    sys.stderr.write(site_up_to_date(str(Path(output)), fmt, count) + "\n")
+    sys.stderr.flush()
+    return 0
+
+
 def utf8_output() -> None:
     """Write UTF-8 whatever the locale says, as git and cargo do.
 
@@ -197,6 +242,8 @@ def main() -> None:
     if try_status(sys.argv[1:]):
         return
     code = try_check(sys.argv[1:])
+    if code is None:
+        code = try_report(sys.argv[1:])
     if code is not None:
         raise SystemExit(code)
     from missions.cli import main as cli_main

@@ -136,6 +136,25 @@ def _site_purpose(fmt: str, output: Path) -> str:
     return f"report-{fmt}\0{os.path.realpath(output)}"
 
 
+#: The badge file the workspace's shields.io endpoint reads, and how to point shields.io at it.
+WORKSPACE_FILE = "workspace.json"
+BADGE_URL = "https://img.shields.io/endpoint?url=<published URL of DIR>/"
+
+
+def site_hint(fmt: str) -> str:
+    """What to do with a site once it is written."""
+    return "open index.html" if fmt == "html" else f"badge URL: {BADGE_URL}{WORKSPACE_FILE}"
+
+
+def site_up_to_date(output: str, fmt: str, count: int) -> str:
+    """The line that says a site needs no writing (the full command's and the start-up
+    path's)."""
+    files = f"{count} file" if count == 1 else f"{count} files"
+    return (
+        f"{output} is up to date: nothing changed since its {files} were written ({site_hint(fmt)})"
+    )
+
+
 def stored_site(root: Path, fmt: str, output: Path) -> int | None:
     """How many files the last ``report --format FMT -o OUTPUT`` wrote, if nothing it read
     changed since and every one of them is still as written; else None."""
