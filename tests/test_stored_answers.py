@@ -469,6 +469,7 @@ DERIVED_CACHES = (
     "ratchet-versions.json",
     "scans-",
     "progress-allows.json",
+    "walks.json",
     "answer-",
 )
 

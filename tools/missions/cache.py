@@ -52,13 +52,16 @@ def read_store(path: Path, version: str) -> dict[str, Any]:
 def write_store(path: Path, version: str, files: dict[str, Any]) -> None:
     import json
 
+    tmp = path.with_suffix(f".{os.getpid()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")
         tmp.write_text(
             json.dumps({"version": version, "files": files}, separators=(",", ":")),
             encoding="utf-8",
         )
         os.replace(tmp, path)
     except OSError:
-        pass
+        try:
+            tmp.unlink()  # a full disk leaves no half-written file behind
+        except OSError:
+            pass

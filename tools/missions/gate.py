@@ -506,6 +506,7 @@ def run_gate(
             result.warnings.extend(dependency_warnings(analysis, mission))
     add(_lint_violations(analysis, result, lint))
     add(policy_violations(analysis, policy))
+    analysis.memo.keep()  # the dependency warnings walked too
     unique = list(dict.fromkeys(result.violations))
     result.violations = sorted(
         unique, key=lambda v: (v.mission or "", v.rule, v.file or "", v.line or 0, v.message)

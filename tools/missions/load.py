@@ -14,6 +14,7 @@ from missions.catalog import Catalog, load_catalog
 from missions.lean.workspace import Workspace, start_loading
 from missions.lint import LintResult, lint_in_background
 from missions.status import Analysis, analyze
+from missions.walks import WalkStore
 
 
 def load(
@@ -30,7 +31,7 @@ def load(
 def analyse(root: Path, ids: Sequence[str] | None = None, *, use_cache: bool = True) -> Analysis:
     """Every chosen mission's targets analysed (all of them without ``ids``)."""
     catalog, workspace = load(root, ids, use_cache=use_cache)
-    return analyze(catalog, workspace, list(ids) if ids else None)
+    return analyze(catalog, workspace, list(ids) if ids else None, _walks(root, use_cache))
 
 
 def analyse_and_lint(
@@ -41,4 +42,10 @@ def analyse_and_lint(
     catalog, workspace = load(root, ids, use_cache=use_cache)
     chosen = [m.mission for m in catalog.select(ids or [])]
     lint = lint_in_background(root, workspace, chosen, catalog.missions)
-    return analyze(catalog, workspace, list(ids) if ids else None), lint
+    analysis = analyze(catalog, workspace, list(ids) if ids else None, _walks(root, use_cache))
+    return analysis, lint
+
+
+def _walks(root: Path, use_cache: bool) -> WalkStore | None:
+    """The walks earlier runs kept (:mod:`missions.walks`); none when caches are off."""
+    return WalkStore.open(root) if use_cache else None

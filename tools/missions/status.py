@@ -14,7 +14,7 @@ means "Lean checked it".
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -24,6 +24,8 @@ from missions.lean.workspace import Module, Workspace
 from missions.pins import PinState, pin_state
 from missions.roots import default_builds
 from missions.toolchain import pin_checks
+from missions.walks import WalkStore, closure_token
+from missions.walks import key_of as walk_key
 
 if TYPE_CHECKING:  # the pydantic models: the incremental status runs without importing them
     from missions.catalog import Catalog, Evidence, Mission, MissionFile, Status, Target
@@ -170,38 +172,54 @@ class References:
     def of(self, module: Module, decl: Decl) -> list[tuple[Module, Decl]]:
         cached = self._edges.get(id(decl))
         if cached is None:
-            ordered, inside = self._closure(module.name)
-            index = self._index
-            found: dict[int, tuple[Module, Decl]] = {}
-
-            def reach(name: str) -> None:
-                for part in name.split("."):
-                    by_module = index.get(part)
-                    if not by_module:
-                        continue
-                    if isinstance(by_module, tuple):
-                        if by_module[0].name in inside:
-                            found.setdefault(id(by_module[1]), by_module)
-                        continue
-                    if len(by_module) <= len(ordered):
-                        hits = [e for m, es in by_module.items() if m in inside for e in es]
-                    else:
-                        hits = [e for m in ordered for e in by_module.get(m, ())]
-                    for entry in hits:
-                        found.setdefault(id(entry[1]), entry)
-
-            renames = module.scan.renames
-            for mention in decl.mentions:
-                reach(mention)
-                head, _, rest = mention.partition(".")
-                for old in renames.get(head, ()):
-                    reach(f"{old}.{rest}" if rest else old)
-            for suffix in decl.dot_mentions:
-                reach(suffix)
-            # in the closure's order, however the index was walked
-            cached = sorted(found.values(), key=lambda e: (e[0].name, e[1].start))
-            self._edges[id(decl)] = cached
+            cached = self._edges[id(decl)] = self._resolve(module, decl.mentions, decl.dot_mentions)
         return cached
+
+    def own(self, module: Module, decl: Decl) -> list[tuple[Module, Decl]]:
+        """Like :meth:`of`, without what only an uncertain tail mentions (see
+        :meth:`Workspace.own_mention_targets`)."""
+        if not decl.tail_mentions:
+            return self.of(module, decl)
+        tail = set(decl.tail_mentions)
+        return self._resolve(
+            module,
+            [m for m in decl.mentions if m not in tail],
+            [m for m in decl.dot_mentions if m not in tail],
+        )
+
+    def _resolve(
+        self, module: Module, mentions: Sequence[str], dot_mentions: Sequence[str]
+    ) -> list[tuple[Module, Decl]]:
+        ordered, inside = self._closure(module.name)
+        index = self._index
+        found: dict[int, tuple[Module, Decl]] = {}
+
+        def reach(name: str) -> None:
+            for part in name.split("."):
+                by_module = index.get(part)
+                if not by_module:
+                    continue
+                if isinstance(by_module, tuple):
+                    if by_module[0].name in inside:
+                        found.setdefault(id(by_module[1]), by_module)
+                    continue
+                if len(by_module) <= len(ordered):
+                    hits = [e for m, es in by_module.items() if m in inside for e in es]
+                else:
+                    hits = [e for m in ordered for e in by_module.get(m, ())]
+                for entry in hits:
+                    found.setdefault(id(entry[1]), entry)
+
+        renames = module.scan.renames
+        for mention in mentions:
+            reach(mention)
+            head, _, rest = mention.partition(".")
+            for old in renames.get(head, ()):
+                reach(f"{old}.{rest}" if rest else old)
+        for suffix in dot_mentions:
+            reach(suffix)
+        # in the closure's order, however the index was walked
+        return sorted(found.values(), key=lambda e: (e[0].name, e[1].start))
 
     def _closure(self, module: str) -> tuple[list[str], set[str]]:
         found = self._closures.get(module)
@@ -223,13 +241,17 @@ class _Reach:
     """
 
     def __init__(
-        self, workspace: Workspace, module: Module, references: References | None = None
+        self,
+        workspace: Workspace,
+        module: Module,
+        references: Callable[[], References] | None = None,
     ) -> None:
         self.workspace = workspace
-        self.references = references or References(workspace)
+        self._references = references
         self.closure = workspace.closure(module.name)
         self.modules = set(self.closure)
         self._implicit: tuple[set[tuple[str, int]], list[str], list[str]] | None = None
+        self._everything: list[tuple[Module, Decl]] | None = None
         root = workspace.root
         #: unknown commands in the closure: their effect on automation is unbounded
         self.unknown = [
@@ -238,6 +260,14 @@ class _Reach:
             for line, word in current.scan.unknown
             if not word.startswith("#")
         ]
+
+    @property
+    def references(self) -> References:
+        """Built on first use: a run that finds every walk in the store never builds it."""
+        if self._references is None:
+            made = References(self.workspace)
+            self._references = lambda: made
+        return self._references()
 
     def visible(self, names: list[str]) -> list[tuple[Module, Decl]]:
         found: list[tuple[Module, Decl]] = []
@@ -251,11 +281,13 @@ class _Reach:
         return self.references.of(module, decl)
 
     def everything(self) -> list[tuple[Module, Decl]]:
-        return [
-            (module, decl)
-            for module in self.workspace.modules_in(self.closure)
-            for decl in module.scan.decls
-        ]
+        if self._everything is None:
+            self._everything = [
+                (module, decl)
+                for module in self.workspace.modules_in(self.closure)
+                for decl in module.scan.decls
+            ]
+        return self._everything
 
     def _walk(
         self,
@@ -298,7 +330,7 @@ class _Reach:
                 if (
                     start is not None
                     and decl_next is start
-                    and start.name in self.workspace.own_mention_targets(module, decl)
+                    and any(d.name == start.name for _, d in self.references.own(module, decl))
                 ):
                     reasons.append(
                         f"{start.name} refers to itself"
@@ -331,6 +363,11 @@ class _Reach:
     def problems(self, start: tuple[Module, Decl]) -> tuple[list[str], list[str], bool]:
         """Reasons why something reachable from ``start`` is not certainly proved, the
         names of every declaration reachable from it, and whether that reach is unbounded."""
+        reasons, seen, unbounded = self.walk(start)
+        return reasons, self.names(seen), unbounded
+
+    def walk(self, start: tuple[Module, Decl]) -> tuple[list[str], set[tuple[str, int]], bool]:
+        """:meth:`problems`, with what was reached as the keys of ``seen``."""
         implicit_seen, implicit_reasons, implicit_searches = self._implicit_closure()
         seen = set(implicit_seen)
         module, decl = start
@@ -350,12 +387,41 @@ class _Reach:
                     seen.add(key)
                     rest.append((module_next, decl_next, why))
             reasons += self._walk(rest, seen, decl, [])
-        names = {
+        return reasons, seen, bool(unbounded)
+
+    def names(self, seen: set[tuple[str, int]]) -> list[str]:
+        """The names of the declarations ``seen`` holds (commands have none)."""
+        found = {
             d.name
             for m, d in self.everything()
             if (m.name, d.start) in seen and not d.name.startswith("<")
         }
-        return reasons, sorted(names), bool(unbounded)
+        return sorted(found)
+
+    def bits(self, seen: set[tuple[str, int]]) -> str:
+        """``seen`` as a bit per declaration of the closure, in :meth:`everything`'s order
+        (hex): what a stored walk keeps instead of the names, which it rebuilds from it."""
+        mask = bytearray((len(self.everything()) + 7) // 8)
+        for i, (m, d) in enumerate(self.everything()):
+            if (m.name, d.start) in seen:
+                mask[i >> 3] |= 1 << (i & 7)
+        return mask.hex()
+
+    def names_of_bits(self, bits: str) -> list[str] | None:
+        """The names :meth:`bits` encoded; None when they do not fit this closure."""
+        everything = self.everything()
+        try:
+            mask = bytes.fromhex(bits)
+        except ValueError:
+            return None
+        if len(mask) != (len(everything) + 7) // 8:
+            return None
+        found = {
+            d.name
+            for i, (_, d) in enumerate(everything)
+            if mask[i >> 3] >> (i & 7) & 1 and not d.name.startswith("<")
+        }
+        return sorted(found)
 
     def targets_used(
         self, start: tuple[Module, Decl], stops: dict[tuple[str, int], str]
@@ -382,6 +448,23 @@ class _Reach:
                 else:
                     queue.append((module_next, decl_next))
         return used
+
+
+def _stored_problems(reach: _Reach, stored: Any) -> tuple[list[str], list[str], bool] | None:
+    """A stored :meth:`AnalysisMemo.problems` answer, if it has the shape one has and fits
+    ``reach``'s closure; else None (it is walked again)."""
+    if not (isinstance(stored, list) and len(stored) == 3):
+        return None
+    reasons, bits, unbounded = stored
+    if not (
+        isinstance(reasons, list)
+        and all(isinstance(r, str) for r in reasons)
+        and isinstance(bits, str)
+        and isinstance(unbounded, bool)
+    ):
+        return None
+    names = reach.names_of_bits(bits)
+    return None if names is None else (reasons, names, unbounded)
 
 
 def _implicit_role(decl: Decl) -> str:
@@ -554,11 +637,19 @@ def _single(
 class AnalysisMemo:
     """Per-run memo of work shared by many targets (closures, implicit roots, risks)."""
 
-    def __init__(self, workspace: Workspace, built: set[str] | None = None) -> None:
+    def __init__(
+        self,
+        workspace: Workspace,
+        built: set[str] | None = None,
+        walks: WalkStore | None = None,
+    ) -> None:
         """``built``: the modules ``lake build`` elaborates, when the caller knows them
         already (the incremental ``status`` analyses a part of the workspace that may not
-        hold the default targets' roots)."""
+        hold the default targets' roots). ``walks``: walks kept from earlier runs, by the
+        content they walked (:mod:`missions.walks`)."""
         self.workspace = workspace
+        self.walks = walks
+        self._closure_keys: dict[str, str] = {}
         self._references: References | None = None
         self._reach: dict[str, _Reach] = {}
         self._risks: dict[str, list[str]] = {}
@@ -583,8 +674,71 @@ class AnalysisMemo:
 
     def reach(self, module: Module) -> _Reach:
         if module.name not in self._reach:
-            self._reach[module.name] = _Reach(self.workspace, module, self.references)
+            self._reach[module.name] = _Reach(self.workspace, module, lambda: self.references)
         return self._reach[module.name]
+
+    def _closure_key(self, module: Module) -> str:
+        """A digest of everything a walk from ``module`` reads (see :mod:`missions.walks`)."""
+        found = self._closure_keys.get(module.name)
+        if found is None:
+            workspace, root = self.workspace, self.workspace.root
+            found = self._closure_keys[module.name] = walk_key(
+                *(
+                    closure_token(m.name, m.rel(root), m.sha, m.scan.error)
+                    for m in workspace.modules_in(workspace.closure(module.name))
+                )
+            )
+        return found
+
+    def problems(self, start: tuple[Module, Decl]) -> tuple[list[str], list[str], bool]:
+        """:meth:`_Reach.problems` of ``start``, from the store when it walked this before."""
+        module, decl = start
+        reach = self.reach(module)
+        if self.walks is None:
+            return reach.problems(start)
+        key = walk_key(self._closure_key(module), "problems", str(decl.start), decl.name)
+        stored = self.walks.get(key)
+        if stored is not None:
+            known = _stored_problems(reach, stored)
+            if known is not None:
+                return known
+            self.walks.discard(key)
+        reasons, seen, unbounded = reach.walk(start)
+        self.walks.put(key, [reasons, reach.bits(seen), unbounded])
+        return reasons, reach.names(seen), unbounded
+
+    def targets_used(
+        self, start: tuple[Module, Decl], stops: dict[tuple[str, int], str]
+    ) -> set[str] | None:
+        """:meth:`_Reach.targets_used`, from the store when it walked this before."""
+        module, decl = start
+        reach = self.reach(module)
+        if self.walks is None:
+            return reach.targets_used(start, stops)
+        key = walk_key(
+            self._closure_key(module),
+            "used",
+            str(decl.start),
+            decl.name,
+            *(f"{m}\0{at}\0{target}" for (m, at), target in sorted(stops.items())),
+        )
+        stored = self.walks.get(key)
+        if isinstance(stored, list) and len(stored) == 1:
+            used = stored[0]
+            if used is None:
+                return None
+            if isinstance(used, list) and all(u in stops.values() for u in used):
+                return set(used)
+        if stored is not None:
+            self.walks.discard(key)
+        found = reach.targets_used(start, stops)
+        self.walks.put(key, [None if found is None else sorted(found)])
+        return found
+
+    def keep(self) -> None:
+        """Write the walks this run made to the store, if it has one."""
+        if self.walks is not None:
+            self.walks.save()
 
     def release(self) -> None:
         """Drop what the walks keep (each declaration's references, each proof module's
@@ -815,7 +969,7 @@ def target_status(
         reasons.append(reason)
     reasons.extend(context.risks(pmodule))
     reasons.extend(context.statement_closure(mission.id, pin.modules))
-    problems, result.reached, result.unbounded = reach.problems(proof)
+    problems, result.reached, result.unbounded = context.problems(proof)
     reasons.extend(problems)
     result.reasons = list(dict.fromkeys(reasons))
     if not result.reasons:
@@ -874,7 +1028,7 @@ def targets_used(
             stops[(module.name, decl.start)] = other.target.id
     if not stops:
         return []
-    used = analysis.memo.reach(status.proof_decl[0]).targets_used(status.proof_decl, stops)
+    used = analysis.memo.targets_used(status.proof_decl, stops)
     return None if used is None else sorted(used)
 
 
@@ -889,9 +1043,16 @@ def development_modules(analysis: Analysis, mission: MissionStatus) -> list[str]
     return sorted(n for n in names if n in workspace.modules)
 
 
-def analyze(catalog: Catalog, workspace: Workspace, ids: list[str] | None = None) -> Analysis:
+def analyze(
+    catalog: Catalog,
+    workspace: Workspace,
+    ids: list[str] | None = None,
+    walks: WalkStore | None = None,
+) -> Analysis:
+    """The chosen missions' statuses (all without ``ids``); ``walks`` as for
+    :class:`AnalysisMemo`, written back once the analysis is done."""
     missions: list[MissionStatus] = []
-    context = AnalysisMemo(workspace)
+    context = AnalysisMemo(workspace, walks=walks)
     for mission_file in catalog.select(ids or []):
         pin = pin_state(workspace, mission_file.mission)
         statuses = [
@@ -899,6 +1060,7 @@ def analyze(catalog: Catalog, workspace: Workspace, ids: list[str] | None = None
             for target in mission_file.mission.targets
         ]
         missions.append(MissionStatus(mission_file, pin, statuses))
+    context.keep()
     return Analysis(
         root=catalog.root,
         workspace=workspace,
