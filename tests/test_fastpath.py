@@ -176,3 +176,43 @@ def test_fast_path_imports_nothing_heavy() -> None:
     )
     loaded = set(done.stdout.split())
     assert loaded.isdisjoint({"pathlib", "typing", "json", "re", "typer", "pydantic", "rich"})
+
+
+@pytest.mark.parametrize(
+    ("code", "status", "err"),
+    [("None", 0, ""), ("3", 3, ""), ("'bad input'", 1, "bad input\n"), ("True", 1, "")],
+)
+def test_the_command_leaves_as_system_exit_would(code: str, status: int, err: str) -> None:
+    """``leave`` skips the interpreter's teardown, not the exit code or buffered output."""
+    import subprocess
+    import sys
+
+    program = (
+        "import sys, atexit\nfrom missions.fastpath import leave\n"
+        "atexit.register(lambda: print('teardown ran'))\n"
+        f"sys.stdout.write('buffered, no newline')\nleave({code})\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, timeout=60
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (status, "buffered, no newline", err)
+
+
+def test_the_command_and_the_library_answer_alike(tmp_path: Path) -> None:
+    """``python -m missions`` is the command (it leaves without teardown); its output and exit
+    code are those of the CLI run in-process."""
+    import subprocess
+    import sys
+
+    root = copy_repo_workspace(tmp_path)
+    argv = ["check", "--json", "--root", str(root)]
+    inside = CliRunner().invoke(app, argv)
+    done = subprocess.run(
+        [sys.executable, "-m", "missions", *argv],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**os.environ, "COLUMNS": "80"},
+    )
+    assert done.returncode == inside.exit_code
+    assert json.loads(done.stdout) == json.loads(inside.stdout)

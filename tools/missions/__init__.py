@@ -42,7 +42,11 @@ def ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-if _is_the_command():  # as early as the package can: imports are most of a short run
+#: Whether this process is the ``missions`` command; decided on import, while ``python -m``
+#: still shows in ``sys.argv``. Only the command owns Ctrl-C and the way the process exits.
+IS_THE_COMMAND = _is_the_command()
+
+if IS_THE_COMMAND:  # as early as the package can: imports are most of a short run
     own_interrupts()
 
 #: The project's settings at the workspace root (:mod:`missions.settings`); every cached answer

@@ -26,6 +26,10 @@ from missions.answers import (
 )
 from missions.roots import lean_file_stats, library_roots, locate_root, root_problem
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up cost)
+if TYPE_CHECKING:
+    from typing import NoReturn
+
 
 def _parse(argv: list[str]) -> tuple[str | None, list[str], bool, bool] | None:
     """(root, ids, json, why) for a plain ``status`` invocation, else None."""
@@ -246,6 +250,38 @@ def main() -> None:
         code = try_report(sys.argv[1:])
     if code is not None:
         raise SystemExit(code)
+    from missions import IS_THE_COMMAND
     from missions.cli import main as cli_main
 
-    cli_main()
+    if not IS_THE_COMMAND:  # a program that imports the library keeps its own exit
+        cli_main()
+        return
+    try:
+        cli_main()
+    except SystemExit as done:
+        leave(done.code)
+    leave(0)
+
+
+def leave(code: object) -> NoReturn:
+    """End the command without tearing the interpreter down.
+
+    A large run holds millions of objects; freeing them one by one at exit, after the
+    collection interpreter shutdown always makes, took 2 of the 7 seconds of a ``check`` at
+    2,000 missions. By the time a command returns everything it wrote is closed or committed
+    (files by ``with``, the scan store by its transaction, worker pools shut down); only the
+    standard streams are still buffered. ``code`` is read as :class:`SystemExit` reads it.
+    """
+    if code is None:
+        status = 0
+    elif isinstance(code, int):
+        status = code
+    else:
+        print(code, file=sys.stderr)
+        status = 1
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a closed pipe: as Python's own exit reports it
+            status = status or 120
+    os._exit(status)
