@@ -346,3 +346,75 @@ def test_one_command_reads_the_history_once_and_a_new_commit_reads_it_again(
     Answers(proved).status()
     versions.committed_versions(proved, [path])
     assert len(logs) == 3
+
+
+def _oracle(root: Path, rels: list[str]) -> dict[str, list[tuple[str, str]]]:
+    """Versions the slow, obvious way: along the first-parent line, each commit whose entry
+    for a file (mode and object) differs from its first parent's, as (commit, blob)."""
+
+    def entry(rev: str, rel: str) -> str | None:
+        out = git(root, "ls-tree", rev, "--", rel).strip()
+        return out.split("\t")[0] if out else None
+
+    line = git(root, "rev-list", "--first-parent", "--reverse", "HEAD").split()
+    found: dict[str, list[tuple[str, str]]] = {rel: [] for rel in rels}
+    for i, sha in enumerate(line):
+        for rel in rels:
+            now = entry(sha, rel)
+            before = entry(line[i - 1], rel) if i else None
+            if now is not None and now != before and now.split()[1] == "blob":
+                found[rel].append((sha, now.split()[2]))
+    return found
+
+
+def test_versions_come_from_the_log_as_the_obvious_walk_finds_them(tmp_path: Path) -> None:
+    """Renames, deletions and re-additions, a merged side branch, a mode change, a name git
+    quotes and a subject that looks like a change: each version is the one a
+    commit-by-commit walk of the first-parent line finds."""
+    from missions import versions
+    from missions.versions import read_version
+
+    root = tmp_path / "repo"
+    (root / "missions").mkdir(parents=True)
+    git(root, "init", "-q")
+    names = ["a.yaml", "b c.yaml", "ü.yaml", "d.yaml"]
+
+    def write(name: str, pin: str) -> None:
+        (root / "missions" / name).write_text(f"lean:\n  statement_pin: {pin}\n", "utf-8")
+
+    def save(message: str) -> None:
+        git(root, "add", "-A")
+        git(root, "commit", "-qm", message, "--allow-empty")
+
+    for name in names:
+        write(name, "p0")
+    save("start")
+    write("a.yaml", "p1")
+    save(":100644 100644 0000 1111 M\tmissions/a.yaml")  # a subject shaped like a change
+    git(root, "mv", "missions/b c.yaml", "missions/e.yaml")
+    save("rename")
+    git(root, "checkout", "-qb", "side")
+    write("ü.yaml", "side")
+    save("on the side")
+    git(root, "checkout", "-q", "-")
+    write("d.yaml", "p2")
+    save("main moves on")
+    git(root, "merge", "-q", "--no-edit", "side")
+    (root / "missions" / "d.yaml").unlink()
+    save("delete d")
+    write("d.yaml", "p3")
+    (root / "missions" / "a.yaml").chmod(0o755)
+    save("d again, a executable")
+    rels = [f"missions/{n}" for n in [*names, "e.yaml"]]
+    versions.forget()
+    answer = versions.committed_versions(root, [root / rel for rel in rels])
+    expected = _oracle(root, rels)
+    for rel in rels:
+        got = [(v.commit.sha, v.pin) for v in answer[root / rel]]
+        blobs = [(sha, git(root, "cat-file", "blob", blob)) for sha, blob in expected[rel]]
+        want = [
+            (sha, parsed[0]) for sha, text in blobs if (parsed := read_version(text)) is not None
+        ]
+        assert got == want, rel
+    assert [v.pin for v in answer[root / "missions/ü.yaml"]] == ["p0", "side"]
+    assert len(answer[root / "missions/a.yaml"]) == 3  # p0, p1, the mode change

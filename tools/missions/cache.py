@@ -61,7 +61,7 @@ def write_store(path: Path, version: str, files: dict[str, Any]) -> None:
         )
         os.replace(tmp, path)
     except OSError:
-        try:
+        import contextlib
+
+        with contextlib.suppress(OSError):
             tmp.unlink()  # a full disk leaves no half-written file behind
-        except OSError:
-            pass

@@ -138,7 +138,10 @@ def _versions(
         "--first-parent",
         "-m",
         "--reverse",
-        "--name-only",
+        "--raw",
+        "--no-abbrev",
+        "--no-renames",
+        "-z",
         "--format=%x01%H%x00%an%x00%cI%x00%s",
         "HEAD",
         "--",
@@ -146,32 +149,10 @@ def _versions(
     )
     if log is None:
         return found
-    versions: list[tuple[Commit, str]] = []  # in history order
-    commit: Commit | None = None
-    for line in log.decode("utf-8", "replace").splitlines():
-        if line.startswith("\x01"):
-            fields = line[1:].split("\x00")
-            try:
-                date = dt.datetime.fromisoformat(fields[2])
-            except (IndexError, ValueError):
-                commit = None
-                continue
-            summary = fields[3] if len(fields) > 3 else ""
-            commit = Commit(fields[0].strip(), fields[1], date, summary)
-        elif line in by_rel and commit is not None:
-            versions.append((commit, line))
+    versions = _changes(log.decode("utf-8", "replace"), by_rel)
     if not versions:
         return found
-    request = "".join(f"{c.sha}:{rel}\n" for c, rel in versions).encode()
-    checked = run_git(top, "cat-file", "--batch-check", stdin=request)
-    if checked is None:
-        return found
-    blobs: list[str | None] = []
-    for line in checked.decode().splitlines():
-        fields = line.split()
-        blobs.append(fields[0] if len(fields) == 3 and fields[1] == "blob" else None)
-    if len(blobs) != len(versions):
-        return found
+    blobs = [blob for _, _, blob in versions]
     store_path = default_cache_dir(root) / CACHE_FILE
     stored = read_store(store_path, CACHE_VERSION)
     known = {b: e for b, e in stored.items() if e is None or _cached(e) is not None}
@@ -180,11 +161,50 @@ def _versions(
         known.update(_read_blobs(top, unseen))
     if known != stored:
         write_store(store_path, CACHE_VERSION, known)
-    for (commit, rel), blob in zip(versions, blobs, strict=True):
+    for commit, rel, blob in versions:
         parsed = _cached(known.get(blob)) if blob is not None else None
         if parsed is not None:
             found[by_rel[rel]].append(Version(commit, *parsed))
     return found
+
+
+#: Modes of a file whose object is a blob (a submodule's is a commit; a deletion's is zeros).
+BLOB_MODES = frozenset({"100644", "100755", "120000"})
+
+
+def _changes(log: str, wanted: dict[str, Path]) -> list[tuple[Commit, str, str | None]]:
+    """Each commit's new blob of each wanted file it changed, in history order, from ``git
+    log --raw -z``: the object ids come with the log, where asking ``commit:path`` for each
+    would parse the whole folder's tree once per file (quadratic in the catalogue).
+
+    The output is read token by token (NUL-separated): a commit is four tokens (the first
+    marked ``\x01``), each change a ``:modes ids status`` token and a path token. Subjects
+    and names are taken by position, so no text in them can pass for a change."""
+    tokens = log.split("\0")
+    changes: list[tuple[Commit, str, str | None]] = []
+    commit: Commit | None = None
+    i = 0
+    while i < len(tokens):
+        token = tokens[i]
+        if token.startswith("\x01") and i + 3 < len(tokens):
+            sha, author, date, summary = token[1:], tokens[i + 1], tokens[i + 2], tokens[i + 3]
+            try:
+                commit = Commit(sha.strip(), author, dt.datetime.fromisoformat(date), summary)
+            except ValueError:
+                commit = None
+            i += 4
+            continue
+        change = token.lstrip("\n")
+        if change.startswith(":") and i + 1 < len(tokens):
+            path = tokens[i + 1]
+            fields = change[1:].split()
+            if commit is not None and path in wanted and len(fields) == 5:
+                new_mode, new_blob = fields[1], fields[3]
+                changes.append((commit, path, new_blob if new_mode in BLOB_MODES else None))
+            i += 2
+            continue
+        i += 1
+    return changes
 
 
 def _read_blobs(top: Path, blobs: list[str]) -> dict[str, list[object] | None]:
