@@ -14,7 +14,7 @@ means "Lean checked it".
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -61,8 +61,8 @@ class TargetStatus:
     violations: list[Violation] = field(default_factory=list)
     statement_decl: tuple[Module, Decl] | None = None
     proof_decl: tuple[Module, Decl] | None = None
-    #: workspace declarations the proof may reach (the over-approximation), by name
-    reached: list[str] = field(default_factory=list)
+    #: see :attr:`reached`: the names, or how to decode them from a stored walk
+    _reached: list[str] | ReachedBits = field(default_factory=list, repr=False, compare=False)
     #: the reach could not be bounded: everything in the proof's import closure is reached
     unbounded: bool = False
     #: where among ``reasons`` the pin's reason stands, or would stand if the pin changed
@@ -70,6 +70,19 @@ class TargetStatus:
     pin_at: int | None = None
     #: every checker's verdict, by checker name (kernel runs; a source run derives its one)
     checks: dict[str, Check] | None = None
+
+    @property
+    def reached(self) -> list[str]:
+        """Workspace declarations the proof may reach (the over-approximation), by name."""
+        if isinstance(self._reached, ReachedBits):
+            self._reached = self._reached.names()
+        return self._reached
+
+    def reaches(self, names: set[str]) -> set[str]:
+        """Which of ``names`` the proof may reach (without decoding every name)."""
+        if isinstance(self._reached, ReachedBits):
+            return self._reached.reaches(names)
+        return names.intersection(self._reached)
 
 
 @dataclass
@@ -407,21 +420,15 @@ class _Reach:
                 mask[i >> 3] |= 1 << (i & 7)
         return mask.hex()
 
-    def names_of_bits(self, bits: str) -> list[str] | None:
-        """The names :meth:`bits` encoded; None when they do not fit this closure."""
-        everything = self.everything()
+    def fits(self, bits: str) -> bool:
+        """Whether ``bits`` has one bit per declaration of the closure (a stored walk of
+        another closure, or a damaged one, does not)."""
         try:
-            mask = bytes.fromhex(bits)
+            size = len(bytes.fromhex(bits))
         except ValueError:
-            return None
-        if len(mask) != (len(everything) + 7) // 8:
-            return None
-        found = {
-            d.name
-            for i, (_, d) in enumerate(everything)
-            if mask[i >> 3] >> (i & 7) & 1 and not d.name.startswith("<")
-        }
-        return sorted(found)
+            return False
+        count = sum(len(m.scan.decls) for m in self.workspace.modules_in(self.closure))
+        return size == (count + 7) // 8
 
     def targets_used(
         self, start: tuple[Module, Decl], stops: dict[tuple[str, int], str]
@@ -450,9 +457,35 @@ class _Reach:
         return used
 
 
-def _stored_problems(reach: _Reach, stored: Any) -> tuple[list[str], list[str], bool] | None:
+class ReachedBits:
+    """What a stored walk reached: a bit per declaration of the proof's closure, in
+    :meth:`_Reach.everything`'s order. Names are decoded only when asked, and a question
+    about a few names (the gate's: does it reach another target's proof?) reads only
+    theirs."""
+
+    __slots__ = ("_closure", "_mask", "_workspace")
+
+    def __init__(self, workspace: Workspace, closure: list[str], bits: str) -> None:
+        self._workspace, self._closure, self._mask = workspace, closure, bytes.fromhex(bits)
+
+    def _reached(self) -> Iterator[Decl]:
+        mask = self._mask
+        decls = (d for m in self._workspace.modules_in(self._closure) for d in m.scan.decls)
+        for i, decl in enumerate(decls):
+            if mask[i >> 3] >> (i & 7) & 1:
+                yield decl
+
+    def names(self) -> list[str]:
+        return sorted({d.name for d in self._reached() if not d.name.startswith("<")})
+
+    def reaches(self, names: set[str]) -> set[str]:
+        return {d.name for d in self._reached() if d.name in names}
+
+
+def _stored_problems(reach: _Reach, stored: Any) -> tuple[list[str], ReachedBits, bool] | None:
     """A stored :meth:`AnalysisMemo.problems` answer, if it has the shape one has and fits
-    ``reach``'s closure; else None (it is walked again)."""
+    ``reach``'s closure; else None (it is walked again). The names stay bits until asked
+    (:class:`ReachedBits`)."""
     if not (isinstance(stored, list) and len(stored) == 3):
         return None
     reasons, bits, unbounded = stored
@@ -463,8 +496,13 @@ def _stored_problems(reach: _Reach, stored: Any) -> tuple[list[str], list[str], 
         and isinstance(unbounded, bool)
     ):
         return None
-    names = reach.names_of_bits(bits)
-    return None if names is None else (reasons, names, unbounded)
+    if not reach.fits(bits):
+        return None
+    return (
+        reasons,
+        ReachedBits(reach.workspace, reach.closure, bits),
+        unbounded,
+    )
 
 
 def _implicit_role(decl: Decl) -> str:
@@ -690,8 +728,11 @@ class AnalysisMemo:
             )
         return found
 
-    def problems(self, start: tuple[Module, Decl]) -> tuple[list[str], list[str], bool]:
-        """:meth:`_Reach.problems` of ``start``, from the store when it walked this before."""
+    def problems(
+        self, start: tuple[Module, Decl]
+    ) -> tuple[list[str], list[str] | ReachedBits, bool]:
+        """:meth:`_Reach.problems` of ``start``, from the store when it walked this before
+        (the names reached then come as its bits, see :class:`ReachedBits`)."""
         module, decl = start
         reach = self.reach(module)
         if self.walks is None:
@@ -704,8 +745,13 @@ class AnalysisMemo:
                 return known
             self.walks.discard(key)
         reasons, seen, unbounded = reach.walk(start)
-        self.walks.put(key, [reasons, reach.bits(seen), unbounded])
-        return reasons, reach.names(seen), unbounded
+        bits = reach.bits(seen)
+        self.walks.put(key, [reasons, bits, unbounded])
+        return (
+            reasons,
+            ReachedBits(self.workspace, reach.closure, bits),
+            unbounded,
+        )
 
     def targets_used(
         self, start: tuple[Module, Decl], stops: dict[tuple[str, int], str]
@@ -969,7 +1015,7 @@ def target_status(
         reasons.append(reason)
     reasons.extend(context.risks(pmodule))
     reasons.extend(context.statement_closure(mission.id, pin.modules))
-    problems, result.reached, result.unbounded = context.problems(proof)
+    problems, result._reached, result.unbounded = context.problems(proof)
     reasons.extend(problems)
     result.reasons = list(dict.fromkeys(reasons))
     if not result.reasons:
@@ -1018,11 +1064,11 @@ def targets_used(
     what the kernel reports. ``None`` without a proof or when the reach is unbounded."""
     if status.proof_decl is None:
         return None
-    reachable = set(status.reached)
+    others = [o for o in mission.targets if o is not status and o.proof_decl is not None]
+    reachable = status.reaches({o.proof_decl[1].name for o in others if o.proof_decl})
     stops: dict[tuple[str, int], str] = {}
-    for other in mission.targets:
-        if other is status or other.proof_decl is None:
-            continue
+    for other in others:
+        assert other.proof_decl is not None
         module, decl = other.proof_decl
         if decl.name in reachable:
             stops[(module.name, decl.start)] = other.target.id
