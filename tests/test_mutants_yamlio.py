@@ -466,3 +466,19 @@ def test_a_reason_without_words_is_the_errors_name(monkeypatch: pytest.MonkeyPat
 
     monkeypatch.setattr(yamlio, "_round_trip", Loader)
     assert yamlio.unbuildable_node("a: 1\n") == (1, "YAML value cannot be read: ValueError")
+
+
+@pytest.mark.parametrize("durable", [True, False])
+def test_only_durable_writes_wait_for_the_disk(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, durable: bool
+) -> None:
+    """Mission files are synced to disk before the rename; regenerated output (a dashboard
+    page) is not, and is still replaced whole."""
+    synced: list[int] = []
+    monkeypatch.setattr(os, "fsync", synced.append)
+    path = tmp_path / "page.html"
+    path.write_text("old\n", encoding="utf-8")
+    atomic_write_text(path, "new ✓\n", durable=durable)
+    assert path.read_text(encoding="utf-8") == "new ✓\n"
+    assert len(synced) == (1 if durable else 0)
+    assert [p.name for p in tmp_path.iterdir()] == ["page.html"]

@@ -71,6 +71,6 @@ def write_badges(analysis: Analysis, gate: GateResult, out_dir: Path) -> list[Pa
     for name, data in badges(analysis, gate).items():
         path = out_dir / name
         path.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write_text(path, json.dumps(data, ensure_ascii=False) + "\n")
+        atomic_write_text(path, json.dumps(data, ensure_ascii=False) + "\n", durable=False)
         written.append(path)
     return written

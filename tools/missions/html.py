@@ -1139,6 +1139,6 @@ PARALLEL_PAGES = 16
 
 
 def _emit(path: Path, text: str) -> Path:
-    atomic_write_text(path, text)
+    atomic_write_text(path, text, durable=False)  # regenerated: see atomic_write_text
     path.chmod(0o644)  # published as a static site: readable by the web server
     return path

@@ -617,12 +617,15 @@ def deferred_signals() -> Iterator[None]:
             signal.raise_signal(signum)
 
 
-def atomic_write_text(path: Path, text: str) -> None:
+def atomic_write_text(path: Path, text: str, *, durable: bool = True) -> None:
     """Replace ``path`` with ``text`` so a crash leaves either the old or the new file.
 
     The temporary file sits next to ``path`` (``os.replace`` is atomic only within one file
     system) and is removed on any failure; signals that would end the process are held back
-    until the rename is done (see :func:`deferred_signals`).
+    until the rename is done (see :func:`deferred_signals`). ``durable=False`` skips the
+    ``fsync`` before the rename, for output the tool regenerates (a dashboard page): a
+    reader still never sees half a file, and after a power loss the next run rewrites what
+    is not as written (:mod:`missions.stored` compares every file it wrote).
     """
     with deferred_signals():
         tmp: str | None = None
@@ -630,8 +633,9 @@ def atomic_write_text(path: Path, text: str) -> None:
             fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TEMP_SUFFIX, dir=path.parent)
             with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
                 handle.write(text)
-                handle.flush()
-                os.fsync(handle.fileno())
+                if durable:
+                    handle.flush()
+                    os.fsync(handle.fileno())
             if path.exists():
                 os.chmod(tmp, path.stat().st_mode & 0o777)
             os.replace(tmp, path)
