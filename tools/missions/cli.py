@@ -425,6 +425,9 @@ def status(
         analysis, lint = analyse_and_lint(resolved, ids, use_cache=not no_cache)
         if lean:
             _kernel(analysis, evidence)
+        # nothing walks again: the walks are let go before the lint's parts are merged, the
+        # top of a large run's memory
+        analysis.memo.release()
         linted = lint()
         data = status_json(
             analysis,
@@ -432,7 +435,6 @@ def status(
             witnesses=load_results(str(resolved)),
             lint=linted,
         )
-        analysis.memo.release()  # the answer is encoded below: nothing walks again
     # each mission encoded once: the answer is assembled from these texts, and the
     # incremental path keeps them to patch the next answer
     texts = [incremental.mission_text(m) for m in data["missions"]]
