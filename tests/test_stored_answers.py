@@ -470,6 +470,7 @@ DERIVED_CACHES = (
     "scans-",
     "progress-allows.json",
     "walks.json",
+    "dashboard-pages.json",
     "answer-",
 )
 

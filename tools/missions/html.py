@@ -17,8 +17,11 @@ from them, so the tests that check the ratios check what the pages use.
 from __future__ import annotations
 
 import functools
+import hashlib
 import html
 import itertools
+import json
+import os
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -1106,19 +1109,29 @@ def write_dashboard(
     footer = _footer(data)
     histories = mission_histories(analysis.root, [m.file.path for m in analysis.missions])
     pages = list(zip(data["missions"], analysis.missions, strict=True))
+    kept = _PageRecords.open(analysis.root, out_dir)
+    keys = {
+        entry["id"]: _page_key(entry, mission, histories[mission.file.path], footer)
+        for entry, mission in pages
+    }
+    fresh = [
+        (entry, mission)
+        for entry, mission in pages
+        if not kept.intact(out_dir / page_name(entry["id"]), keys[entry["id"]])
+    ]
 
-    def write_pages(chosen: list[tuple[dict[str, Any], MissionStatus]]) -> list[Path]:
-        return [
-            _emit(
-                out_dir / page_name(entry["id"]),
-                mission_page(entry, mission, histories[mission.file.path], footer),
-            )
-            for entry, mission in chosen
-        ]
+    def write_pages(chosen: list[tuple[dict[str, Any], MissionStatus]]) -> list[str]:
+        """The pages written, as the sha256 of each one's text."""
+        done = []
+        for entry, mission in chosen:
+            text = mission_page(entry, mission, histories[mission.file.path], footer)
+            _emit(out_dir / page_name(entry["id"]), text)
+            done.append(hashlib.sha256(text.encode()).hexdigest())
+        return done
 
     # the mission pages are independent: side by side, a share per core (a share whose
     # child failed is written here, where a fault is reported)
-    shares = forked.split(pages, forked.cores() if len(pages) >= PARALLEL_PAGES else 1)
+    shares = forked.split(fresh, forked.cores() if len(fresh) >= PARALLEL_PAGES else 1)
     for template in ("base.html", "macros.html", "target.html", "mission.html"):
         _templates().get_template(template)  # compiled once, before the children copy them
     children = [forked.start(functools.partial(write_pages, share)) for share in shares[1:]]
@@ -1126,16 +1139,109 @@ def write_dashboard(
         _emit(out_dir / "style.css", stylesheet()),
         _emit(out_dir / "index.html", index_page(data, analysis, footer)),
         _emit(out_dir / "errata.html", errata_page(data, analysis, footer)),
-        *write_pages(shares[0]),
     ]
+    digests = write_pages(shares[0])
     for waiting, share in zip(children, shares[1:], strict=True):
         found = waiting()
-        written.extend(write_pages(share) if found is None else found)
-    return written
+        digests.extend(write_pages(share) if found is None else found)
+    for (entry, _), digest in zip(fresh, digests, strict=True):
+        kept.record(out_dir / page_name(entry["id"]), keys[entry["id"]], digest)
+    kept.save()
+    return written + [out_dir / page_name(entry["id"]) for entry, _ in pages]
 
 
 #: Fewer mission pages than this are written by one process.
 PARALLEL_PAGES = 16
+
+
+PAGES_FILE = "dashboard-pages.json"
+
+
+@functools.cache
+def _renderer() -> str:
+    """What renders a page besides its inputs: this package's code, the templates and the
+    libraries they call."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    from missions import code_fingerprint
+
+    digest = hashlib.sha256(code_fingerprint().encode())
+    for path in sorted(Path(__file__).with_name("templates").iterdir()):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    for package in ("jinja2", "markupsafe", "latex2mathml"):
+        try:
+            digest.update(f"\0{package}={version(package)}".encode())
+        except PackageNotFoundError:
+            digest.update(f"\0{package}".encode())
+    return digest.hexdigest()[:24]
+
+
+def _page_key(
+    entry: dict[str, Any],
+    mission: MissionStatus,
+    events: list[HistoryEvent],
+    footer: dict[str, Any],
+) -> str | None:
+    """A digest of everything :func:`mission_page` reads: the mission's report entry (in its
+    order), its YAML file (the target models), its history and the footer's commit. The
+    generation time is left out: a page kept because nothing else changed says, truly,
+    when it was generated. None when the YAML cannot be read (the page is rendered)."""
+    try:
+        yaml = mission.file.path.read_bytes()
+    except OSError:
+        return None
+    parts = [  # the code and templates key the records file itself (see _PageRecords)
+        json.dumps(entry, default=str),
+        hashlib.sha256(yaml).hexdigest(),
+        repr(events),
+        repr(footer.get("commit")),
+    ]
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()
+
+
+class _PageRecords:
+    """The mission pages a dashboard run wrote, by path: the key of what each was rendered
+    from and the digest of its text. The next run into the same folder renders a page again
+    only when its key moved or the file no longer holds that text (edited, deleted, lost in
+    a crash: no file time is trusted). Kept in the workspace's cache folder; a damaged or
+    foreign record renders every page."""
+
+    def __init__(self, path: Path, folder: str, records: dict[str, Any]) -> None:
+        self.path, self.folder, self.records = path, folder, records
+        self.new: dict[str, list[str]] = {}
+
+    @classmethod
+    def open(cls, root: Path, out_dir: Path) -> _PageRecords:
+        from missions.cache import default_cache_dir, read_store
+
+        path = default_cache_dir(root) / PAGES_FILE
+        return cls(path, str(out_dir.absolute()), read_store(path, _renderer()))
+
+    def intact(self, page: Path, key: str | None) -> bool:
+        name = str(page.absolute())
+        record = self.records.get(name)
+        if key is None or not isinstance(record, list) or record[:1] != [key]:
+            return False
+        try:
+            text = page.read_bytes()
+        except OSError:
+            return False
+        if record[1:] != [hashlib.sha256(text).hexdigest()]:
+            return False
+        self.new[name] = record
+        return True
+
+    def record(self, page: Path, key: str | None, digest: str) -> None:
+        if key is not None:
+            self.new[str(page.absolute())] = [key, digest]
+
+    def save(self) -> None:
+        """This run's pages, and those other folders' runs recorded."""
+        from missions.cache import write_store
+
+        inside = self.folder + os.sep
+        kept = {p: r for p, r in self.records.items() if not p.startswith(inside)}
+        write_store(self.path, _renderer(), {**kept, **self.new})
 
 
 def _emit(path: Path, text: str) -> Path:
