@@ -175,3 +175,28 @@ def test_the_records_hold_only_the_pages_a_folder_has(root: Path, tmp_path: Path
     files = json.loads(records.read_text("utf-8"))["files"]
     assert page not in files  # the mission is gone from this folder's site
     assert str((tmp_path / "two" / page_name(gone.stem)).absolute()) in files  # not from two
+
+
+def test_the_page_key_reads_every_lint_finding(tmp_path: Path) -> None:
+    """Findings are digested once per shared dict, and each one's content and place count."""
+    from types import SimpleNamespace
+
+    yaml = tmp_path / "m.yaml"
+    yaml.write_text("id: m\n", "utf-8")
+    mission: Any = SimpleNamespace(file=SimpleNamespace(path=yaml))
+    first = {"path": "A.lean", "line": 3, "rule": "junk-div", "reason": None}
+    second = {"path": "B.lean", "line": 9, "rule": "nat-sub", "reason": None}
+
+    def key(*findings: dict[str, Any]) -> str | None:
+        entry = {"id": "m", "title": "M", "lint_findings": list(findings)}
+        return html_module._page_key(entry, mission, [], {"commit": None}, {})
+
+    base = key(first, second)
+    assert base is not None and base == key(first, dict(second))
+    assert key(second, first) != base
+    assert key(first, {**second, "reason": "accepted"}) != base
+    assert key(first) != base
+    yaml.write_text("id: m\n# edited\n", "utf-8")
+    assert key(first, second) != base
+    yaml.unlink()
+    assert key(first, second) is None  # unreadable: the page is rendered

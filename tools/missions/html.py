@@ -1110,8 +1110,9 @@ def write_dashboard(
     histories = mission_histories(analysis.root, [m.file.path for m in analysis.missions])
     pages = list(zip(data["missions"], analysis.missions, strict=True))
     kept = _PageRecords.open(analysis.root, out_dir)
+    findings: dict[int, str] = {}  # the lint findings' digests (the entries share them)
     keys = {
-        entry["id"]: _page_key(entry, mission, histories[mission.file.path], footer)
+        entry["id"]: _page_key(entry, mission, histories[mission.file.path], footer, findings)
         for entry, mission in pages
     }
     fresh = [
@@ -1181,17 +1182,30 @@ def _page_key(
     mission: MissionStatus,
     events: list[HistoryEvent],
     footer: dict[str, Any],
+    shared: dict[int, str],
 ) -> str | None:
     """A digest of everything :func:`mission_page` reads: the mission's report entry (in its
     order), its YAML file (the target models), its history and the footer's commit. The
     generation time is left out: a page kept because nothing else changed says, truly,
-    when it was generated. None when the YAML cannot be read (the page is rendered)."""
+    when it was generated. None when the YAML cannot be read (the page is rendered).
+
+    A lint finding's entry is one dict shared by every mission whose closure holds it
+    (:func:`missions.report.report_json`); ``shared`` keeps its digest by that dict, so it
+    is encoded once, not once per mission."""
     try:
         yaml = mission.file.path.read_bytes()
     except OSError:
         return None
+    findings = []
+    for finding in entry.get("lint_findings", ()):
+        digest = shared.get(id(finding))
+        if digest is None:
+            text = json.dumps(finding, default=str).encode()
+            digest = shared[id(finding)] = hashlib.sha256(text).hexdigest()
+        findings.append(digest)
     parts = [  # the code and templates key the records file itself (see _PageRecords)
-        json.dumps(entry, default=str),
+        json.dumps({k: v for k, v in entry.items() if k != "lint_findings"}, default=str),
+        ",".join(findings),
         hashlib.sha256(yaml).hexdigest(),
         repr(events),
         repr(footer.get("commit")),

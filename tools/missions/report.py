@@ -13,6 +13,7 @@ from typing import Any
 
 from missions import gitinfo
 from missions.gate import GateResult
+from missions.lint import Finding as LintFinding
 from missions.lint import LintResult
 from missions.placeholders import Placeholder, mission_placeholders
 from missions.render import plural
@@ -174,6 +175,17 @@ def report_json(
     )
     data["generated"] = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
     data["commit"] = gitinfo.head_commit(analysis.root)
+    # a finding in a closure many missions share is each one's: its JSON is made once and
+    # shared by their entries (it names every mission: at 2,000 missions with shared
+    # definitions, one copy per mission was 300 KB an entry)
+    findings: dict[int, dict[str, object]] = {}
+
+    def shared(finding: LintFinding) -> dict[str, object]:
+        found = findings.get(id(finding))  # the findings live in gate.lint throughout
+        if found is None:
+            found = findings[id(finding)] = finding.to_json()
+        return found
+
     for entry, mission in zip(data["missions"], analysis.missions, strict=True):
         info = mission.file.mission
         entry["summary"] = info.summary.strip()
@@ -193,7 +205,7 @@ def report_json(
             if target.fingerprints is not None:
                 target_entry["fingerprints"] = target.fingerprints.model_dump(mode="json")
         if gate.lint is not None:
-            entry["lint_findings"] = [f.to_json() for f in gate.lint.for_mission(info.id)]
+            entry["lint_findings"] = [shared(f) for f in gate.lint.for_mission(info.id)]
     data["gate"] = gate_json(gate)
     return data
 
