@@ -183,19 +183,22 @@ def test_fast_path_imports_nothing_heavy() -> None:
     [("None", 0, ""), ("3", 3, ""), ("'bad input'", 1, "bad input\n"), ("True", 1, "")],
 )
 def test_the_command_leaves_as_system_exit_would(code: str, status: int, err: str) -> None:
-    """``leave`` skips the interpreter's teardown, not the exit code or buffered output."""
+    """``leave`` skips the interpreter's teardown, not the exit code, the exit handlers or
+    buffered output."""
     import subprocess
     import sys
 
     program = (
         "import sys, atexit\nfrom missions.fastpath import leave\n"
-        "atexit.register(lambda: print('teardown ran'))\n"
+        "atexit.register(lambda: sys.stdout.write(' and the exit handler'))\n"
+        "class Dropped:\n    def __del__(self): print('teardown ran')\nkept = Dropped()\n"
         f"sys.stdout.write('buffered, no newline')\nleave({code})\n"
     )
     done = subprocess.run(
         [sys.executable, "-c", program], capture_output=True, text=True, timeout=60
     )
-    assert (done.returncode, done.stdout, done.stderr) == (status, "buffered, no newline", err)
+    out = "buffered, no newline and the exit handler"
+    assert (done.returncode, done.stdout, done.stderr) == (status, out, err)
 
 
 @pytest.mark.slow

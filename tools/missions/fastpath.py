@@ -273,9 +273,12 @@ def leave(code: object) -> NoReturn:
     collection interpreter shutdown always makes, took 2 of the 7 seconds of a ``check`` at
     2,000 missions. By the time a command returns everything it wrote is closed or committed
     (files by ``with``, the scan store by its transaction, worker pools shut down); only the
-    standard streams are still buffered. ``code`` is read as :class:`SystemExit` reads it.
+    standard streams are still buffered, and exit handlers still run (whatever registered
+    one). ``code`` is read as :class:`SystemExit` reads it.
     Start-up answers leave this way too: a small process's shutdown is a tenth of one.
     """
+    import atexit
+
     if code is None:
         status = 0
     elif isinstance(code, int):
@@ -283,6 +286,7 @@ def leave(code: object) -> NoReturn:
     else:
         print(code, file=sys.stderr)
         status = 1
+    atexit._run_exitfuncs()  # what registered a clean-up (user code in a witness) still runs
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
