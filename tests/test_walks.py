@@ -324,19 +324,17 @@ def test_a_proof_refers_to_itself_only_through_what_it_surely_mentions(
 
 
 def test_the_dependency_walk_answers_with_the_ids_it_is_asked_about(root: Path) -> None:
-    """A stored dependency walk is found again only for the same stops under the same ids
-    (targets renamed in the YAML ask a different question)."""
+    """A stored dependency answer is found again only for the same other proofs under the
+    same ids (targets renamed in the YAML ask a different question)."""
 
-    def ask(analysis: Analysis, first: str, other: str) -> set[str] | None:
+    def ask(analysis: Analysis, first: str, other: str) -> list[str] | None:
         sum_ = next(m for m in analysis.missions if m.id == "sum")
         goal, second = sum_.targets
-        assert goal.proof_decl is not None and second.proof_decl is not None
-        module, decl = goal.proof_decl
-        [(lemma_module, lemma)] = analysis.workspace.lookup("Formal.Sum.total_le")
-        stops = {(module.name, decl.start): first, (lemma_module.name, lemma.start): other}
-        return analysis.memo.targets_used(second.proof_decl, stops)
+        assert goal.proof_decl is not None
+        [lemma] = analysis.workspace.lookup("Formal.Sum.total_le")
+        return analysis.memo.dependencies(second, [(goal.proof_decl, first), (lemma, other)])
 
     warm = _agree(root)
-    assert ask(warm, "a", "b") == {"a"}  # the lemma is reached only through the first proof
+    assert ask(warm, "a", "b") == ["a"]  # the lemma is reached only through the first proof
     warm.memo.keep()
-    assert ask(analyse(root), "b", "a") == {"b"}
+    assert ask(analyse(root), "b", "a") == ["b"]

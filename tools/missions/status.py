@@ -13,6 +13,7 @@ means "Lean checked it".
 
 from __future__ import annotations
 
+import functools
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -753,33 +754,44 @@ class AnalysisMemo:
             unbounded,
         )
 
-    def targets_used(
-        self, start: tuple[Module, Decl], stops: dict[tuple[str, int], str]
-    ) -> set[str] | None:
-        """:meth:`_Reach.targets_used`, from the store when it walked this before."""
-        module, decl = start
-        reach = self.reach(module)
+    def dependencies(
+        self, status: TargetStatus, others: Sequence[tuple[tuple[Module, Decl], str]]
+    ) -> list[str] | None:
+        """:func:`targets_used` of ``status`` among ``others`` (other targets' proofs and
+        ids), from the store when it answered the same question over the same closure."""
+        assert status.proof_decl is not None
+        module, decl = status.proof_decl
         if self.walks is None:
-            return reach.targets_used(start, stops)
+            return self._dependencies(status, others)
         key = walk_key(
             self._closure_key(module),
             "used",
             str(decl.start),
             decl.name,
-            *(f"{m}\0{at}\0{target}" for (m, at), target in sorted(stops.items())),
+            *(f"{m.name}\0{d.start}\0{d.name}\0{target}" for (m, d), target in others),
         )
         stored = self.walks.get(key)
         if isinstance(stored, list) and len(stored) == 1:
             used = stored[0]
-            if used is None:
-                return None
-            if isinstance(used, list) and all(u in stops.values() for u in used):
-                return set(used)
+            ids = {target for _, target in others}
+            if used is None or (isinstance(used, list) and all(u in ids for u in used)):
+                return None if used is None else list(used)
         if stored is not None:
             self.walks.discard(key)
-        found = reach.targets_used(start, stops)
-        self.walks.put(key, [None if found is None else sorted(found)])
+        found = self._dependencies(status, others)
+        self.walks.put(key, [found])
         return found
+
+    def _dependencies(
+        self, status: TargetStatus, others: Sequence[tuple[tuple[Module, Decl], str]]
+    ) -> list[str] | None:
+        assert status.proof_decl is not None
+        reachable = status.reaches({d.name for (_, d), _ in others})
+        stops = {(m.name, d.start): target for (m, d), target in others if d.name in reachable}
+        if not stops:
+            return []
+        used = self.reach(status.proof_decl[0]).targets_used(status.proof_decl, stops)
+        return None if used is None else sorted(used)
 
     def keep(self) -> None:
         """Write the walks this run made to the store, if it has one."""
@@ -858,6 +870,13 @@ PIN_REASONS = (
 )
 
 
+@functools.lru_cache(maxsize=8192)
+def relative(path: Path, root: Path) -> str:
+    """``path`` relative to ``root``, as messages name it (asked by every rule of every target
+    and mission: ``Path.relative_to`` parses both paths each time)."""
+    return str(path.relative_to(root))
+
+
 def pin_reason(pin: PinState) -> str | None:
     """Why the pin keeps a proof from counting, if it does."""
     if not pin.pinned:
@@ -873,7 +892,7 @@ def target_status(
     context: AnalysisMemo | None = None,
 ) -> TargetStatus:
     mission = mission_file.mission
-    yaml_path = str(mission_file.path.relative_to(workspace.root))
+    yaml_path = relative(mission_file.path, workspace.root)
     result = TargetStatus(mission=mission.id, target=target, status="stated", evidence="source")
 
     def violation(
@@ -1064,18 +1083,12 @@ def targets_used(
     what the kernel reports. ``None`` without a proof or when the reach is unbounded."""
     if status.proof_decl is None:
         return None
-    others = [o for o in mission.targets if o is not status and o.proof_decl is not None]
-    reachable = status.reaches({o.proof_decl[1].name for o in others if o.proof_decl})
-    stops: dict[tuple[str, int], str] = {}
-    for other in others:
-        assert other.proof_decl is not None
-        module, decl = other.proof_decl
-        if decl.name in reachable:
-            stops[(module.name, decl.start)] = other.target.id
-    if not stops:
-        return []
-    used = analysis.memo.targets_used(status.proof_decl, stops)
-    return None if used is None else sorted(used)
+    others = [
+        (o.proof_decl, o.target.id)
+        for o in mission.targets
+        if o is not status and o.proof_decl is not None
+    ]
+    return analysis.memo.dependencies(status, others)
 
 
 def development_modules(analysis: Analysis, mission: MissionStatus) -> list[str]:
