@@ -369,8 +369,9 @@ def _oracle(root: Path, rels: list[str]) -> dict[str, list[tuple[str, str]]]:
 
 def test_versions_come_from_the_log_as_the_obvious_walk_finds_them(tmp_path: Path) -> None:
     """Renames, deletions and re-additions, a merged side branch, a mode change, a name git
-    quotes and a subject that looks like a change: each version is the one a
-    commit-by-commit walk of the first-parent line finds."""
+    quotes, a symlink to another mission file (its history is the link's own) and a subject
+    that looks like a change: each version is the one a commit-by-commit walk of the
+    first-parent line finds."""
     from missions import versions
     from missions.versions import read_version
 
@@ -405,7 +406,9 @@ def test_versions_come_from_the_log_as_the_obvious_walk_finds_them(tmp_path: Pat
     write("d.yaml", "p3")
     (root / "missions" / "a.yaml").chmod(0o755)
     save("d again, a executable")
-    rels = [f"missions/{n}" for n in [*names, "e.yaml"]]
+    (root / "missions" / "link.yaml").symlink_to("a.yaml")
+    save("a link")
+    rels = [f"missions/{n}" for n in [*names, "e.yaml", "link.yaml"]]
     versions.forget()
     answer = versions.committed_versions(root, [root / rel for rel in rels])
     expected = _oracle(root, rels)

@@ -66,6 +66,7 @@ from missions.status import (
     MissionStatus,
     TargetStatus,
     Violation,
+    relative,
     statement_closure_violations,
     targets_used,
 )
@@ -131,7 +132,7 @@ class GateResult:
 def _pin_violations(analysis: Analysis, mission: MissionStatus) -> list[Violation]:
     mission_file, pin = mission.file, mission.pin
     root = analysis.root
-    yaml_path = str(mission_file.path.relative_to(root))
+    yaml_path = relative(mission_file.path, root)
     line = mission_file.line("lean")
     if pin.problems:
         return [
@@ -158,7 +159,7 @@ def _pin_violations(analysis: Analysis, mission: MissionStatus) -> list[Violatio
         since = None  # pinned on uncommitted files: no commit to compare with
     changed = gitinfo.changed_since(root, since, paths) if since else None
     named = changed if changed else paths
-    files = ", ".join(str(p.relative_to(root)) for p in named)
+    files = ", ".join(relative(p, root) for p in named)
     commits = gitinfo.commits_touching(root, since, paths) if since else []
     history = "; ".join(f"{c.short} {c.summary} ({c.author})" for c in commits[:10])
     message = (
@@ -226,7 +227,7 @@ def _drift(
     analysis: Analysis, mission: MissionStatus, lowered: set[str] | None = None
 ) -> list[Violation]:
     violations: list[Violation] = []
-    yaml_path = str(mission.file.path.relative_to(analysis.root))
+    yaml_path = relative(mission.file.path, analysis.root)
     for status in mission.targets:
         target = status.target
         stale = None
@@ -274,7 +275,7 @@ def _regression_violations(
     analysis: Analysis, mission: MissionStatus, books: list[Ledger]
 ) -> list[Violation]:
     violations: list[Violation] = []
-    yaml_path = str(mission.file.path.relative_to(analysis.root))
+    yaml_path = relative(mission.file.path, analysis.root)
     for ledger in books:
         if not ledger.owed:
             continue
@@ -314,7 +315,7 @@ def _placeholder_violations(analysis: Analysis, mission: MissionStatus) -> list[
             "placeholder",
             f"TODO left by `missions new`, to replace with the mission's content: "
             f"{found.text[:60]}",
-            str(found.path.relative_to(root)),
+            relative(found.path, root),
             found.line,
             mission.id,
         )
@@ -368,7 +369,7 @@ def kernel_record_problem(analysis: Analysis, status: TargetStatus) -> str | Non
             "full history)"
         )
     if changed:
-        files = ", ".join(str(p.relative_to(root)) for p in changed[:3])
+        files = ", ".join(relative(p, root) for p in changed[:3])
         more = f" and {len(changed) - 3} more" if len(changed) > 3 else ""
         return f"{files}{more} changed since commit {checked.commit[:12]}, which the kernel checked"
     return None
@@ -415,7 +416,7 @@ def _witness_stale(analysis: Analysis, mission: MissionStatus) -> list[Violation
             "witness-stale",
             f"{reason}; review the witnesses against the statements and run "
             f"`missions witness --stamp {mission.id}`",
-            str(mission_file.path.relative_to(analysis.root)),
+            relative(mission_file.path, analysis.root),
             mission_file.line("lean", key),
             mission.id,
         )
@@ -431,7 +432,7 @@ def dependency_warnings(analysis: Analysis, mission: MissionStatus) -> list[Viol
     """
     info = mission.file.mission
     external = [t.id for t in info.targets if t.kind == "external"]
-    yaml_path = str(mission.file.path.relative_to(analysis.root))
+    yaml_path = relative(mission.file.path, analysis.root)
     found: list[Violation] = []
     for status in mission.targets:
         target = status.target
@@ -488,7 +489,7 @@ def run_gate(
     timelines = status_timelines(analysis.root, [m.file.path for m in analysis.missions])
     policy = load_settings(analysis.root).policy
     for mission in analysis.missions:
-        rel = str(mission.file.path.relative_to(analysis.root))
+        rel = relative(mission.file.path, analysis.root)
         found, advice = review_findings(mission.file, policy.reviews, rel)
         add(found)
         result.warnings.extend(advice)

@@ -40,7 +40,7 @@ def yaml_placeholders(mission_file: MissionFile) -> list[Placeholder]:
         raw = mission_file.path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         raw = None
-    if raw is not None and not _MARKER.search(raw):
+    if raw is not None and (PLACEHOLDER not in raw or not _MARKER.search(raw)):
         return []  # no marker anywhere in the file, so none in a value
     values = json.dumps(mission_file.mission.model_dump(mode="json"), ensure_ascii=False)
     if not _MARKER.search(values):

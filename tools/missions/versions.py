@@ -114,9 +114,13 @@ def committed_versions(root: Path, paths: Iterable[Path]) -> dict[Path, list[Ver
     top_line, _, head = out.decode().strip().partition("\n")
     top = Path(top_line).resolve()
     by_rel: dict[str, Path] = {}
+    folders: dict[Path, Path] = {}  # each folder resolved once (not each of its files)
     for path in wanted:
-        try:
-            by_rel[path.resolve().relative_to(top).as_posix()] = path
+        folder = folders.get(path.parent)
+        if folder is None:
+            folder = folders[path.parent] = path.parent.resolve()
+        try:  # the file's own name: git's history is of the path, not what a link names
+            by_rel[(folder / path.name).relative_to(top).as_posix()] = path
         except ValueError:
             continue
     if _last is not None and _last[0] == (top, head) and _last[1].keys() >= by_rel.keys():
