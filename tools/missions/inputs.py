@@ -238,10 +238,16 @@ class Recording:
     def store(self, answer: Any, found: Iterable[str] = ()) -> bool:
         """Keep ``answer``; ``found`` are inputs that became known while computing it (the
         witness modules the YAML names). Says whether it was kept."""
-        if self.racy or workspace_key(self.top, self.purpose, self.extra) != self.before:
+        if self.racy:
             return False
-        extra = [*self.extra, *sorted(set(found) - set(self.extra))]
+        new = sorted(set(found) - set(self.extra))
+        extra = [*self.extra, *new]
         final = _stamps(self.top, self.purpose, extra)
+        # one stamp of the tree serves both: each extra file is the last part of its own,
+        # so without the new ones the parts are the key taken before
+        before = final.parts[: len(final.parts) - len(new)]
+        if hashlib.sha256("\n".join(before).encode()).hexdigest() != self.before:
+            return False
         if final.newest > self.started - roots.RACY_NS:
             return False
         record = {
