@@ -66,20 +66,27 @@ def _mission(name: str, claim: str, tactic: str, imports: str = "") -> dict[str,
     }
 
 
+#: The shared definitions, a mission whose statement uses them and one that never sees them.
+SHARED_AND_ALPHA = {
+    "Formal/Shared/Defs.lean": DEFS,
+    **_mission(
+        "Alpha",
+        "∀ n : ℕ, Formal.Shared.bound n = n * n",
+        "exact Formal.Shared.bound_self n",
+        imports="shared",
+    ),
+}
+GAMMA = _mission("Gamma", "∀ n : ℕ, n ≤ n ^ 2", "nlinarith [Nat.zero_le n]")
+
+
 @pytest.fixture
 def root(make_workspace: Callable[..., Path]) -> Path:
     """Alpha's statement uses the shared definitions, Beta's only imports them, Gamma's does
     not see them at all."""
     files = {
-        "Formal/Shared/Defs.lean": DEFS,
-        **_mission(
-            "Alpha",
-            "∀ n : ℕ, Formal.Shared.bound n = n * n",
-            "exact Formal.Shared.bound_self n",
-            imports="shared",
-        ),
+        **SHARED_AND_ALPHA,
         **_mission("Beta", "∀ n : ℕ, n ≤ n ^ 2", "nlinarith [Nat.zero_le n]", imports="shared"),
-        **_mission("Gamma", "∀ n : ℕ, n ≤ n ^ 2", "nlinarith [Nat.zero_le n]"),
+        **GAMMA,
         "Formal.lean": "import Formal.Alpha\nimport Formal.Beta\nimport Formal.Gamma\n",
     }
     missions = {"alpha": "Formal.Alpha", "beta": "Formal.Beta", "gamma": "Formal.Gamma"}

@@ -10,15 +10,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from typer.testing import CliRunner
 
 from missions import status as status_module
 from missions import walks
 from missions.cache import cache_dir_for
+from missions.cli import app
 from missions.gate import dependency_warnings
 from missions.load import analyse
 from missions.status import Analysis
 from test_incremental import _write
-from test_incremental_closure import DEFS, _mission
+from test_incremental_closure import GAMMA, SHARED_AND_ALPHA
 from test_incremental_fuzz import DECLARED, MUTATIONS
 
 SUM = """\
@@ -73,14 +75,8 @@ def root(make_workspace: Callable[..., Path]) -> Path:
     """Missions whose proofs reach shared definitions, one with two targets where the second's
     proof uses the first's (so the gate's dependency walk has something to find)."""
     files = {
-        "Formal/Shared/Defs.lean": DEFS,
-        **_mission(
-            "Alpha",
-            "∀ n : ℕ, Formal.Shared.bound n = n * n",
-            "exact Formal.Shared.bound_self n",
-            imports="shared",
-        ),
-        **_mission("Gamma", "∀ n : ℕ, n ≤ n ^ 2", "nlinarith [Nat.zero_le n]"),
+        **SHARED_AND_ALPHA,
+        **GAMMA,
         "Formal/Sum/Statements.lean": SUM,
         "Formal/Sum/Proofs.lean": SUM_PROOFS,
         "Formal/Sum.lean": "import Formal.Sum.Statements\nimport Formal.Sum.Proofs\n",
@@ -90,10 +86,6 @@ def root(make_workspace: Callable[..., Path]) -> Path:
     built = make_workspace(files, missions, use_git=False)
     path = built / "missions" / "sum.yaml"
     path.write_text(path.read_text(encoding="utf-8") + SUM_YAML_TARGET, encoding="utf-8")
-    from typer.testing import CliRunner
-
-    from missions.cli import app
-
     assert CliRunner().invoke(app, ["pin", "--root", str(built)]).exit_code == 0
     return built
 
