@@ -29,20 +29,13 @@ from rich.text import Text
 from typer.core import TyperCommand
 
 from missions import __version__, answers, gitinfo, incremental
-from missions.badges import write_badges
-from missions.blueprint import INDEX_FILE as BLUEPRINT_INDEX
-from missions.blueprint import write_blueprint
 from missions.catalog import Catalog, load_catalog
 from missions.checks import KernelEvidence, apply_kernel, load_evidence
 from missions.comparator import CHALLENGE_DIR, comparator_violations, write_export
-from missions.diff import diff_against, diff_json, diff_markdown
 from missions.errors import InputError, Problem
-from missions.export import dojo_records, export_dojo, export_json
-from missions.formalization import write_records
 from missions.frontier import frontier, frontier_json
 from missions.gate import GateResult, run_gate
 from missions.github import append_summary, gate_annotations, gate_summary, problem_annotations
-from missions.html import write_dashboard
 from missions.junit import junit_xml
 from missions.kernel import (
     AuditReport,
@@ -52,7 +45,6 @@ from missions.kernel import (
     run_audit,
 )
 from missions.lean.lake import Diagnostic, Job, group_diagnostics, lake_executable, stream_build
-from missions.lean.premises import workspace_hypotheses
 from missions.lean.workspace import (
     load_import_closure,
     load_workspace,
@@ -60,7 +52,6 @@ from missions.lean.workspace import (
 from missions.lint import Finding as LintFinding
 from missions.lint import lint_missions
 from missions.load import analyse, analyse_and_lint
-from missions.mcp_server import serve
 from missions.pins import (
     UNCOMMITTED,
     apply_pin,
@@ -81,7 +72,6 @@ from missions.render import (
 from missions.report import report_json, report_markdown, status_json
 from missions.reviews import closure_listing, record_review
 from missions.roots import check_root, find_root, lean_file_stats, library_roots
-from missions.scaffold import next_steps, plan, write
 from missions.settings import load_settings, settings_path
 from missions.stamps import check_stampable, stamp_witnesses
 from missions.status import Analysis, Violation, analyze
@@ -939,8 +929,12 @@ def report(
             what = "dashboard" if fmt == "html" else "badges"
             try:
                 if fmt == "html":
+                    from missions.html import write_dashboard
+
                     written = write_dashboard(analysis, gate, output)
                 else:
+                    from missions.badges import write_badges
+
                     written = write_badges(analysis, gate, output)
             except OSError as exc:
                 raise InputError.single(output, 1, f"cannot write the {what}: {exc}") from None
@@ -972,6 +966,8 @@ def diff(
     findings accepted and witnesses gone stale, between BASE and the working tree: Markdown
     for a pull-request comment, or --json."""
     with _input_errors():
+        from missions.diff import diff_against, diff_json, diff_markdown
+
         found = diff_against(_root(root), base)
     if as_json:
         _write_output(json.dumps(diff_json(found), indent=2, ensure_ascii=False) + "\n", output)
@@ -1054,6 +1050,8 @@ def mcp(root: RootOption = None) -> None:
         import mcp.server.mcpserver  # noqa: F401 (the SDK is an optional extra)
     except ImportError:
         _fail([Problem("mcp", 1, "the MCP SDK is not installed: pip install -e '.[mcp]'")])
+    from missions.mcp_server import serve
+
     serve(resolved)
 
 
@@ -1176,6 +1174,8 @@ def export(
             assert output is not None
             settings = load_settings(analysis.root)
             try:
+                from missions.formalization import write_records
+
                 written = write_records(analysis, settings.formalization, output)
             except ValueError as exc:
                 raise InputError.single(
@@ -1188,6 +1188,9 @@ def export(
             return
         if fmt == "blueprint":
             assert output is not None
+            from missions.blueprint import INDEX_FILE as BLUEPRINT_INDEX
+            from missions.blueprint import write_blueprint
+
             written = write_blueprint(analysis, output)
             index = f"{output.resolve().name}/{BLUEPRINT_INDEX.removesuffix('.tex')}"
             err.print(
@@ -1206,6 +1209,8 @@ def export(
                 )
             err.print(f"wrote {len(written)} files to {escape(str(output))}")
             return
+        from missions.export import dojo_records, export_dojo, export_json
+
         data: Any = export_json(analysis)
         if fmt == "dojo":
             data = {"format": "lean_dojo.Theorem", "theorems": dojo_records(export_dojo(analysis))}
@@ -1382,6 +1387,8 @@ def lean_hypotheses(
         workspace = load_workspace(root)
     except InputError:
         return {}
+    from missions.lean.premises import workspace_hypotheses
+
     return {s: workspace_hypotheses(workspace, s) for _, _, s in plan if s is not None}
 
 
@@ -1462,6 +1469,8 @@ def new(
 
     Every text to write is marked TODO; `missions check` fails until none is left.
     """
+    from missions.scaffold import next_steps, plan, write
+
     with _input_errors():
         resolved = _root(root)
         policy = load_settings(resolved).policy
