@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from missions.lean.workspace import Workspace, load_workspace, module_path, scan_file
+from missions.status import References
 
 Build = Callable[..., Path]
 
@@ -94,7 +95,8 @@ def test_own_mentions_leave_out_only_what_the_uncertain_tail_adds(make_workspace
     module = workspace.modules["Formal.Case.Proofs"]
     decl = next(d for d in module.scan.decls if d.name == "p")
     assert decl.tail_mentions  # the premise of this test
-    assert workspace.own_mention_targets(module, decl) == ["Formal.Case.Goal"]
+    own = References(workspace).own(module, decl)
+    assert [d.name for _, d in own] == ["Formal.Case.Goal"]
     # `Inner.Top`: `Top` may be field notation, so every declaration ending in it counts
     assert set(workspace.mention_targets(module, decl)) == {
         "Formal.Case.Goal",

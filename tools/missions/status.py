@@ -190,8 +190,9 @@ class References:
         return cached
 
     def own(self, module: Module, decl: Decl) -> list[tuple[Module, Decl]]:
-        """Like :meth:`of`, without what only an uncertain tail mentions (see
-        :meth:`Workspace.own_mention_targets`)."""
+        """Like :meth:`of`, without what only an uncertain tail mentions (commands after a
+        boundary the scanner is unsure of: they count for reach, but do not make a theorem
+        refer to itself)."""
         if not decl.tail_mentions:
             return self.of(module, decl)
         tail = set(decl.tail_mentions)

@@ -400,15 +400,6 @@ class Workspace:
             )
         return cached
 
-    def own_mention_targets(self, module: Module, decl: Decl) -> list[str]:
-        """Like :meth:`mention_targets`, without what only an uncertain tail mentions."""
-        if not decl.tail_mentions:
-            return self.mention_targets(module, decl)
-        tail = set(decl.tail_mentions)
-        mentions = [m for m in decl.mentions if m not in tail]
-        dots = [m for m in decl.dot_mentions if m not in tail]
-        return self._targets(module, decl, mentions, dots)
-
     def _targets(
         self, module: Module, decl: Decl, mentions: Iterable[str], dots: Iterable[str]
     ) -> list[str]:
