@@ -48,7 +48,8 @@ def code_digest() -> str:
 
 
 class WalkStore:
-    """Walk results by key; a run reads them once and writes them back once if it walked."""
+    """Walk results by key: read once per run, written back (if anything was walked) when
+    the analysis is done and again when the gate's dependency questions are."""
 
     def __init__(self, path: str | None, entries: dict[str, Any]) -> None:
         self.path = path
