@@ -274,8 +274,8 @@ def leave(code: object) -> NoReturn:
     2,000 missions. By the time a command returns everything it wrote is closed or committed
     (files by ``with``, the scan store by its transaction, worker pools shut down); only the
     standard streams are still buffered, and exit handlers still run (whatever registered
-    one). ``code`` is read as :class:`SystemExit` reads it.
-    Start-up answers leave this way too: a small process's shutdown is a tenth of one.
+    one). ``code`` is read as :class:`SystemExit` reads it. Start-up answers leave this way
+    too: shutting down even a small process took a tenth of the time of such an answer.
     """
     import atexit
 
