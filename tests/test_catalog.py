@@ -304,3 +304,25 @@ def test_only_the_first_document_is_indexed() -> None:
     assert lines is not None
     assert line_in(lines, ("targets", 1, "kind")) == 5
     assert line_in(lines, ("other",)) == 1  # the second document's key: the root's line
+
+
+def test_nothing_asks_which_fields_a_mission_file_spelled_out() -> None:
+    """Models with the same given fields share one set of their names (a large catalogue's
+    memory), which is sound only while no code reads those sets: no ``exclude_unset``, no
+    ``model_fields_set``."""
+    import missions
+
+    package = Path(missions.__file__).parent
+    readers = ("exclude_unset=", ".model_fields_set", ".__fields_set__")
+    found = [
+        f"{path.relative_to(package)}: {word}"
+        for path in sorted(package.rglob("*.py"))
+        for word in readers
+        if word in path.read_text(encoding="utf-8")
+    ]
+    assert found == []
+    catalog = load_catalog(REPO, use_cache=False)
+    sets = [t.__pydantic_fields_set__ for f in catalog.files for t in f.mission.targets]
+    alike = [(a, b) for a in sets for b in sets if a == b and a is not b]
+    assert len(sets) > len({frozenset(s) for s in sets})  # some targets give the same fields
+    assert alike == []  # and those share one set

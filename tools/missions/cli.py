@@ -404,12 +404,7 @@ def status(
     """
     with _input_errors():
         resolved = _root(root)
-        try:
-            stats = lean_file_stats(str(resolved), library_roots(resolved))
-            key: str | None = answers.fingerprint(resolved, [], stats)
-            content_key: str | None = answers.content_fingerprint(resolved, stats)
-        except OSError:  # an unreadable input: the full command reports it below
-            key = content_key = None
+        key, content_key = _answer_keys(resolved)
         inputs = incremental.global_inputs(str(resolved))
         evidence = _evidence(resolved, lean, checks)
         analysis, lint = analyse_and_lint(resolved, ids, use_cache=not no_cache)
@@ -446,6 +441,18 @@ def status(
     print_status(out, data, why=why)
     if progress:
         _write_plain(progress_lines(data["progress"]))
+
+
+def _answer_keys(root: Path) -> tuple[str | None, str | None]:
+    """The keys :func:`missions.answers.store` files a whole-workspace answer under, taken
+    before the run (a file changed during it then counts as changed next time); None for
+    an unreadable input, which the command itself reports. The stat of every file is let go
+    here, not held through a large run."""
+    try:
+        stats = lean_file_stats(str(root), library_roots(root))
+        return answers.fingerprint(root, [], stats), answers.content_fingerprint(root, stats)
+    except OSError:
+        return None, None
 
 
 def _lint_line(finding: LintFinding) -> Text:

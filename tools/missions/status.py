@@ -14,6 +14,7 @@ means "Lean checked it".
 from __future__ import annotations
 
 import functools
+import sys
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -150,6 +151,23 @@ class Analysis:
         return counts
 
 
+_Entry = tuple[Module, Decl]
+
+
+def _entry(workspace: Workspace, module: Module, decl: Decl) -> _Entry:
+    """The workspace's own ``(module, decl)`` pair for ``decl`` (one object per declaration
+    however many indexes hold it)."""
+    known = workspace.by_name.get(decl.name)
+    if isinstance(known, tuple):
+        if known[1] is decl:
+            return known
+    elif known is not None:
+        for entry in known:
+            if entry[1] is decl:
+                return entry
+    return (module, decl)
+
+
 class References:
     """What each declaration may refer to, shared by every proof of one analysis.
 
@@ -164,32 +182,40 @@ class References:
 
     def __init__(self, workspace: Workspace) -> None:
         self.workspace = workspace
-        self._edges: dict[int, list[tuple[Module, Decl]]] = {}
+        self._edges: dict[int, tuple[tuple[Module, Decl], ...]] = {}
         self._closures: dict[str, tuple[list[str], set[str]]] = {}
-        # most keys belong to one declaration: kept as that entry, not as a dictionary of
-        # lists (a large workspace has a hundred thousand keys)
-        index: dict[str, tuple[Module, Decl] | dict[str, list[tuple[Module, Decl]]]] = {}
+        # most keys belong to one declaration: kept as that entry, and a key's declarations
+        # in one module as that entry, not as lists (a large workspace has a hundred
+        # thousand keys); the entries are the workspace's own (see `_entry`)
+        index: dict[str, _Entry | dict[str, _Entry | list[_Entry]]] = {}
+        intern = sys.intern
         for name in sorted(workspace.modules):
             module = workspace.modules[name]
             for decl in module.scan.decls:
-                entry = (module, decl)
-                for key in {decl.name.rsplit(".", 1)[-1], *decl.generated}:
+                entry = _entry(workspace, module, decl)
+                for key in {intern(decl.name.rsplit(".", 1)[-1]), *decl.generated}:
                     known = index.get(key)
                     if known is None:
                         index[key] = entry
                         continue
                     if isinstance(known, tuple):
-                        known = index[key] = {known[0].name: [known]}
-                    known.setdefault(name, []).append(entry)
+                        known = index[key] = {known[0].name: known}
+                    here = known.get(name)
+                    if here is None:
+                        known[name] = entry
+                    elif isinstance(here, tuple):
+                        known[name] = [here, entry]
+                    else:
+                        here.append(entry)
         self._index = index
 
-    def of(self, module: Module, decl: Decl) -> list[tuple[Module, Decl]]:
+    def of(self, module: Module, decl: Decl) -> Sequence[_Entry]:
         cached = self._edges.get(id(decl))
         if cached is None:
             cached = self._edges[id(decl)] = self._resolve(module, decl.mentions, decl.dot_mentions)
         return cached
 
-    def own(self, module: Module, decl: Decl) -> list[tuple[Module, Decl]]:
+    def own(self, module: Module, decl: Decl) -> Sequence[_Entry]:
         """Like :meth:`of`, without what only an uncertain tail mentions (commands after a
         boundary the scanner is unsure of: they count for reach, but do not make a theorem
         refer to itself)."""
@@ -204,10 +230,10 @@ class References:
 
     def _resolve(
         self, module: Module, mentions: Sequence[str], dot_mentions: Sequence[str]
-    ) -> list[tuple[Module, Decl]]:
+    ) -> tuple[_Entry, ...]:
         ordered, inside = self._closure(module.name)
         index = self._index
-        found: dict[int, tuple[Module, Decl]] = {}
+        found: dict[int, _Entry] = {}
 
         def reach(name: str) -> None:
             for part in name.split("."):
@@ -219,11 +245,15 @@ class References:
                         found.setdefault(id(by_module[1]), by_module)
                     continue
                 if len(by_module) <= len(ordered):
-                    hits = [e for m, es in by_module.items() if m in inside for e in es]
+                    groups = [es for m, es in by_module.items() if m in inside]
                 else:
-                    hits = [e for m in ordered for e in by_module.get(m, ())]
-                for entry in hits:
-                    found.setdefault(id(entry[1]), entry)
+                    groups = [es for m in ordered if (es := by_module.get(m)) is not None]
+                for group in groups:
+                    if isinstance(group, tuple):
+                        found.setdefault(id(group[1]), group)
+                    else:
+                        for entry in group:
+                            found.setdefault(id(entry[1]), entry)
 
         renames = module.scan.renames
         for mention in mentions:
@@ -234,7 +264,7 @@ class References:
         for suffix in dot_mentions:
             reach(suffix)
         # in the closure's order, however the index was walked
-        return sorted(found.values(), key=lambda e: (e[0].name, e[1].start))
+        return tuple(sorted(found.values(), key=lambda e: (e[0].name, e[1].start)))
 
     def _closure(self, module: str) -> tuple[list[str], set[str]]:
         found = self._closures.get(module)
@@ -266,7 +296,6 @@ class _Reach:
         self.closure = workspace.closure(module.name)
         self.modules = set(self.closure)
         self._implicit: tuple[set[tuple[str, int]], list[str], list[str]] | None = None
-        self._everything: list[tuple[Module, Decl]] | None = None
         root = workspace.root
         #: unknown commands in the closure: their effect on automation is unbounded
         self.unknown = [
@@ -292,17 +321,19 @@ class _Reach:
                     found.append((module, decl))
         return found
 
-    def edges(self, module: Module, decl: Decl) -> list[tuple[Module, Decl]]:
+    def edges(self, module: Module, decl: Decl) -> Sequence[tuple[Module, Decl]]:
         return self.references.of(module, decl)
 
-    def everything(self) -> list[tuple[Module, Decl]]:
-        if self._everything is None:
-            self._everything = [
-                (module, decl)
-                for module in self.workspace.modules_in(self.closure)
-                for decl in module.scan.decls
-            ]
-        return self._everything
+    def everything(self) -> Iterator[tuple[Module, Decl]]:
+        """Every declaration of the closure, in its order; made anew on each call (kept per
+        proof module, these lists were a sixth of a large analysis' memory)."""
+        for module in self.workspace.modules_in(self.closure):
+            for decl in module.scan.decls:
+                yield module, decl
+
+    def size(self) -> int:
+        """How many declarations :meth:`everything` yields."""
+        return sum(len(m.scan.decls) for m in self.workspace.modules_in(self.closure))
 
     def _walk(
         self,
@@ -416,7 +447,7 @@ class _Reach:
     def bits(self, seen: set[tuple[str, int]]) -> str:
         """``seen`` as a bit per declaration of the closure, in :meth:`everything`'s order
         (hex): what a stored walk keeps instead of the names, which it rebuilds from it."""
-        mask = bytearray((len(self.everything()) + 7) // 8)
+        mask = bytearray((self.size() + 7) // 8)
         for i, (m, d) in enumerate(self.everything()):
             if (m.name, d.start) in seen:
                 mask[i >> 3] |= 1 << (i & 7)
@@ -429,8 +460,7 @@ class _Reach:
             size = len(bytes.fromhex(bits))
         except ValueError:
             return False
-        count = sum(len(m.scan.decls) for m in self.workspace.modules_in(self.closure))
-        return size == (count + 7) // 8
+        return size == (self.size() + 7) // 8
 
     def targets_used(
         self, start: tuple[Module, Decl], stops: dict[tuple[str, int], str]
@@ -674,6 +704,10 @@ def _single(
     return (entries[0] if len(entries) == 1 else None), entries
 
 
+#: Reaches :class:`AnalysisMemo` keeps, the most recently used; another is made again.
+REACHES_KEPT = 16
+
+
 class AnalysisMemo:
     """Per-run memo of work shared by many targets (closures, implicit roots, risks)."""
 
@@ -713,9 +747,16 @@ class AnalysisMemo:
         return self._references
 
     def reach(self, module: Module) -> _Reach:
-        if module.name not in self._reach:
-            self._reach[module.name] = _Reach(self.workspace, module, lambda: self.references)
-        return self._reach[module.name]
+        """The reach from ``module``'s proofs; the last :data:`REACHES_KEPT` are kept (a
+        mission's targets are analysed together, and a reach holds its closure's implicit
+        walk: kept for every proof module, a large analysis' largest part)."""
+        found = self._reach.pop(module.name, None)
+        if found is None:
+            found = _Reach(self.workspace, module, lambda: self.references)
+            if len(self._reach) >= REACHES_KEPT:
+                del self._reach[next(iter(self._reach))]
+        self._reach[module.name] = found  # the most recent last
+        return found
 
     def _closure_key(self, module: Module) -> str:
         """A digest of everything a walk from ``module`` reads (see :mod:`missions.walks`)."""

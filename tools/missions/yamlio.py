@@ -451,6 +451,7 @@ def check_depth(path: Path, text: str, builder: _Builder | None = None) -> LineI
     indexed (its lookups stop at the alias or the mapping).
     """
     lines: LineIndex = {}
+    intern = sys.intern  # every mission has the same keys: one string each, not one per file
     anchors: dict[str, int] = {}
     # per open collection: [its index key or None, is a mapping, next is a key / next item
     # number, index key of the mapping's current value]
@@ -476,7 +477,9 @@ def check_depth(path: Path, text: str, builder: _Builder | None = None) -> LineI
                         frame[2] = False
                         frame[3] = None
                         if prefix is not None and isinstance(event, ScalarEvent):
-                            frame[3] = f"{prefix}\0k{event.value}" if prefix else f"k{event.value}"
+                            frame[3] = intern(
+                                f"{prefix}\0k{event.value}" if prefix else f"k{event.value}"
+                            )
                             lines.setdefault(frame[3], line)
                     elif frame[1]:  # its value
                         frame[2] = True
@@ -485,7 +488,7 @@ def check_depth(path: Path, text: str, builder: _Builder | None = None) -> LineI
                         number = frame[2]
                         frame[2] += 1
                         if prefix is not None:
-                            key = f"{prefix}\0i{number}" if prefix else f"i{number}"
+                            key = intern(f"{prefix}\0i{number}" if prefix else f"i{number}")
                             if isinstance(event, AliasEvent):
                                 lines[key] = anchors.get(event.anchor, line)
                             else:

@@ -203,12 +203,12 @@ class FileScan:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> FileScan:
         return cls(
-            imports=[(m, line) for m, line in data["imports"]],
+            imports=[(sys.intern(m), line) for m, line in data["imports"]],
             decls=[_decl(row) for row in data["decls"]],
             extensions=[Extension(*row) for row in data["extensions"]],
             findings=[Finding(*row) for row in data["findings"]],
             sorry_lines=data["sorry_lines"],
-            opens=data["opens"],
+            opens=[sys.intern(name) for name in data["opens"]],
             renames=data["renames"],
             exports=data["exports"],
             unknown=[(line, word) for line, word in data["unknown"]],
@@ -233,6 +233,7 @@ _finding_row = attrgetter(*record_fields(Finding))
 #: a million mentions of a few tens of thousands of names; decoded from JSON each is its own
 #: string, interned they are shared (a third of a large workspace's memory).
 _NAME_AT = [i for i, n in enumerate(record_fields(Decl)) if n in ("kind", "namespace")]
+_TYPE_AT = record_fields(Decl).index("type_name")
 _NAMES_AT = [
     i
     for i, n in enumerate(record_fields(Decl))
@@ -252,6 +253,8 @@ def _decl(row: list[Any]) -> Decl:
         row[index] = tuple([intern(name) for name in row[index]]) if row[index] else ()
     for index in _NUMBERS_AT:
         row[index] = tuple(row[index])
+    if row[_TYPE_AT] is not None:  # a few thousand type names, each of many theorems
+        row[_TYPE_AT] = intern(row[_TYPE_AT])
     return Decl(*row)
 
 

@@ -182,17 +182,21 @@ class _Scanning:
 class Workspace:
     """Every workspace Lean module, scanned, with the indexes name resolution needs.
 
-    ``by_name`` maps full names to declarations; ``by_last`` maps a last name component to
-    the full names of every declaration that ends with it *or generates a name that does*
-    (structure fields and constructors, ``toX`` parents), so that field notation on a term
-    of unknown type (``h.foo``) can be answered without knowing the type.
+    ``by_name`` maps full names to declarations (a name declared once to its one entry: a
+    large workspace has a hundred thousand names, and a list each took a tenth of its
+    memory); :attr:`by_last` maps a last name component to the full names of every
+    declaration that ends with it *or generates a name that does* (structure fields and
+    constructors, ``toX`` parents), so that field notation on a term of unknown type
+    (``h.foo``) can be answered without knowing the type.
     """
 
     root: Path
     libraries: list[str]
     modules: dict[str, Module]
-    by_name: dict[str, list[tuple[Module, Decl]]] = field(default_factory=dict)
-    by_last: dict[str, list[str]] = field(default_factory=dict)
+    by_name: dict[str, tuple[Module, Decl] | list[tuple[Module, Decl]]] = field(
+        default_factory=dict
+    )
+    _by_last: dict[str, list[str]] | None = field(default=None, repr=False)
     _closures: dict[str, list[str]] = field(default_factory=dict, repr=False)
     _scopes: dict[str, tuple[tuple[str, ...], dict[str, list[str]]]] = field(
         default_factory=dict, repr=False
@@ -208,16 +212,31 @@ class Workspace:
         # the lexer stops at `#exit`, so declarations after it are never indexed; modules in
         # name order, so that a name declared twice is found in the same order (and reasons
         # listed in the same order) whatever order the modules were loaded in
-        by_last = self.by_last
+        by_name = self.by_name
         for name in sorted(self.modules):
             module = self.modules[name]
             for decl in module.scan.decls:
-                self.by_name.setdefault(decl.name, []).append((module, decl))
-                by_last.setdefault(decl.name.rsplit(".", 1)[-1], []).append(decl.name)
-                for generated in decl.generated:
-                    by_last.setdefault(generated, []).append(decl.name)
-        for key, names in by_last.items():
-            by_last[key] = list(dict.fromkeys(names))
+                known = by_name.get(decl.name)
+                if known is None:
+                    by_name[decl.name] = (module, decl)
+                elif isinstance(known, tuple):
+                    by_name[decl.name] = [known, (module, decl)]
+                else:
+                    known.append((module, decl))
+
+    @property
+    def by_last(self) -> dict[str, list[str]]:
+        """Built on first use: the analysis resolves names through its own index
+        (:class:`missions.status.References`), so most runs never need this one."""
+        if self._by_last is None:
+            by_last: dict[str, list[str]] = {}
+            for name in sorted(self.modules):
+                for decl in self.modules[name].scan.decls:
+                    by_last.setdefault(decl.name.rsplit(".", 1)[-1], []).append(decl.name)
+                    for generated in decl.generated:
+                        by_last.setdefault(generated, []).append(decl.name)
+            self._by_last = {key: list(dict.fromkeys(names)) for key, names in by_last.items()}
+        return self._by_last
 
     # ----------------------------------------------------------------- imports
     def is_workspace_module(self, module: str) -> bool:
@@ -343,7 +362,10 @@ class Workspace:
 
     # -------------------------------------------------------------- resolution
     def lookup(self, name: str) -> list[tuple[Module, Decl]]:
-        return self.by_name.get(name, [])
+        found = self.by_name.get(name)
+        if found is None:
+            return []
+        return [found] if isinstance(found, tuple) else found
 
     def scope_of(self, module: Module) -> tuple[tuple[str, ...], dict[str, list[str]]]:
         """Namespaces a name in ``module`` may be read in, besides its own namespace.
