@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import os
 import time
+from collections.abc import Iterable
 
 from missions import SCANNER_VERSION, SETTINGS_FILE, __version__, code_fingerprint
 from missions.cache import WITNESS_RESULTS_FILE, cache_dir_for
@@ -119,10 +120,13 @@ PIECE = 1 << 20
 
 
 def store(
-    root: str | os.PathLike[str], key: str, text: str, content_key: str | None = None
+    root: str | os.PathLike[str],
+    key: str,
+    text: str | Iterable[str],
+    content_key: str | None = None,
 ) -> None:
-    """Keep the answer under its stat key and, if given, its content key (and what the
-    non-Lean inputs' times were, see :func:`try_status`)."""
+    """Keep the answer (a text, or its pieces in order) under its stat key and, if given,
+    its content key (and what the non-Lean inputs' times were, see :func:`try_status`)."""
     top = os.fspath(root)
     directory = cache_dir_for(top)
     try:
@@ -130,11 +134,17 @@ def store(
         tmp = os.path.join(directory, f"{RESULT_FILE}.{os.getpid()}.tmp")
         with open(tmp, "wb") as handle:
             handle.write(f"{key}\n{content_key or '-'}\n{_inputs_digest(top)}\n".encode())
-            for start in range(0, len(text), PIECE):  # no whole copy of a large answer
-                handle.write(text[start : start + PIECE].encode())
+            for piece in _pieces(text):  # no whole encoded copy of a large answer
+                handle.write(piece.encode())
         os.replace(tmp, os.path.join(directory, RESULT_FILE))  # keys and answer never mix
     except OSError:
         pass
+
+
+def _pieces(text: str | Iterable[str]) -> Iterable[str]:
+    if isinstance(text, str):
+        return (text[start : start + PIECE] for start in range(0, len(text), PIECE))
+    return text
 
 
 def _stored(root: str | os.PathLike[str]) -> list[bytes] | None:

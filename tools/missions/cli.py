@@ -423,20 +423,18 @@ def status(
     # each mission encoded once: the answer is assembled from these texts, and the
     # incremental path keeps them to patch the next answer
     texts = [incremental.mission_text(m) for m in data["missions"]]
-    text = incremental.assemble({k: v for k, v in data.items() if k != "missions"}, texts)
+    fields = {k: v for k, v in data.items() if k != "missions"}
     if key is not None and not no_cache and not lean and not ids:
         # the one stored answer is the whole workspace's: `status ID` is answered from it
-        answers.store(resolved, key, text, content_key)
+        answers.store(resolved, key, incremental.assembled(fields, texts), content_key)
         incremental.remember(analysis, data, inputs, texts, linted)
     if progress:  # beyond the stored answer: it depends on history, not only on files
         with _input_errors():
             paths = {m.id: m.file.path for m in analysis.missions}
-            data["progress"] = weekly_progress(resolved, paths)
-        fields = {k: v for k, v in data.items() if k != "missions"}
-        text = incremental.assemble(fields, texts)
+            data["progress"] = fields["progress"] = weekly_progress(resolved, paths)
     if as_json:
-        for start in range(0, len(text), answers.PIECE):  # no whole encoded copy at once
-            sys.stdout.write(text[start : start + answers.PIECE])
+        for piece in incremental.assembled(fields, texts):  # never the whole answer at once
+            sys.stdout.write(piece)
         return
     print_status(out, data, why=why)
     if progress:

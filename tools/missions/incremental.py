@@ -285,26 +285,29 @@ def mission_text(entry: dict[str, Any]) -> str:
 
 
 def assemble(fields: dict[str, Any], missions: list[str]) -> str:
-    """The top-level object with ``missions`` (already encoded texts) in second-to-last
-    place after ``root`` and ``evidence``, laid out as ``json.dumps(indent=2)`` lays it out.
+    """:func:`assembled` as one text."""
+    return "".join(assembled(fields, missions))
 
-    One join over every piece: the answer of a large catalogue is tens of megabytes, and
-    each intermediate copy of it (the missions' body, the object around it) is one more."""
-    pieces = ["{\n"]
+
+def assembled(fields: dict[str, Any], missions: list[str]) -> Iterator[str]:
+    """The top-level object with ``missions`` (already encoded texts) in second-to-last
+    place after ``root`` and ``evidence``, laid out as ``json.dumps(indent=2)`` lays it out,
+    piece by piece: the answer of a large catalogue is tens of megabytes, and a writer that
+    takes the pieces holds no copy of it (each mission is indented as it is written)."""
+    yield "{\n"
     for key in ("root", "evidence"):
-        pieces.append(f"  {_key(key)}: {_value(fields[key])},\n")
+        yield f"  {_key(key)}: {_value(fields[key])},\n"
     if missions:
-        pieces.append('  "missions": [\n')
+        yield '  "missions": [\n'
         for number, text in enumerate(missions):
-            pieces.append(_indent(text, "    "))
-            pieces.append(",\n" if number + 1 < len(missions) else "\n  ]")
+            yield _indent(text, "    ")
+            yield ",\n" if number + 1 < len(missions) else "\n  ]"
     else:
-        pieces.append('  "missions": []')
+        yield '  "missions": []'
     for key, value in fields.items():
         if key not in ("root", "evidence"):
-            pieces.append(f",\n  {_key(key)}: {_value(value)}")
-    pieces.append("\n}\n")
-    return "".join(pieces)
+            yield f",\n  {_key(key)}: {_value(value)}"
+    yield "\n}\n"
 
 
 def _key(key: str) -> str:
@@ -444,7 +447,7 @@ def _changes(
         if row is not None and row[2] == scanned.sha:  # changed back while we read it
             store.touch(path, scanned.size, scanned.stamp)
             continue
-        scan = FileScan.from_json(json.loads(scanned.text))
+        scan = FileScan.from_json(json.loads(scanned.text), store.shared)
         store.record(path, scanned.size, scanned.stamp, scanned.sha, scan, scanned.text)
         plan.changed[name] = scan
         if row is not None:

@@ -201,10 +201,16 @@ class FileScan:
         }
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> FileScan:
+    def from_json(
+        cls, data: dict[str, Any], shared: dict[tuple[Any, ...], tuple[Any, ...]] | None = None
+    ) -> FileScan:
+        """The scan :meth:`to_json` wrote. ``shared``: equal sequences already decoded (one
+        per load): a declaration's opens, attributes and modifiers are most often those of
+        many others, and one tuple each was a tenth of a large workspace's memory."""
+        shared = {} if shared is None else shared
         return cls(
             imports=[(sys.intern(m), line) for m, line in data["imports"]],
-            decls=[_decl(row) for row in data["decls"]],
+            decls=[_decl(row, shared) for row in data["decls"]],
             extensions=[Extension(*row) for row in data["extensions"]],
             findings=[Finding(*row) for row in data["findings"]],
             sorry_lines=data["sorry_lines"],
@@ -245,12 +251,16 @@ _NUMBERS_AT = [
 ]
 
 
-def _decl(row: list[Any]) -> Decl:
+def _decl(row: list[Any], shared: dict[tuple[Any, ...], tuple[Any, ...]]) -> Decl:
     intern = sys.intern
     for index in _NAME_AT:
         row[index] = intern(row[index])
     for index in _NAMES_AT:
-        row[index] = tuple([intern(name) for name in row[index]]) if row[index] else ()
+        if row[index]:
+            names = tuple([intern(name) for name in row[index]])
+            row[index] = shared.setdefault(names, names)
+        else:
+            row[index] = ()
     for index in _NUMBERS_AT:
         row[index] = tuple(row[index])
     if row[_TYPE_AT] is not None:  # a few thousand type names, each of many theorems

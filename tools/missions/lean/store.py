@@ -45,6 +45,9 @@ def _scanner_fingerprint() -> str:
 
 DATABASE = f"scans-{SCANNER_VERSION}-{_scanner_fingerprint()}.sqlite"
 
+#: The scan texts a store holds before it writes them (:meth:`ScanStore.record`).
+FLUSH_BYTES = 4 << 20
+
 #: One index row: size, file stamp (:func:`missions.roots.file_stamp`), sha256, imports, pin
 #: digest, fault or None.
 IndexRow = list[Any]
@@ -100,7 +103,10 @@ class ScanStore:
     dirty: bool = False
     _connection: sqlite3.Connection | None = field(default=None, repr=False)
     _new_scans: dict[str, str] = field(default_factory=dict, repr=False)
+    _new_bytes: int = field(default=0, repr=False)
     _changed_rows: set[str] = field(default_factory=set, repr=False)
+    #: the sequences the scans this store decoded share (see :meth:`FileScan.from_json`)
+    shared: dict[tuple[Any, ...], tuple[Any, ...]] = field(default_factory=dict, repr=False)
 
     @classmethod
     def open(cls, directory: str | os.PathLike[str] | None) -> ScanStore:
@@ -147,7 +153,7 @@ class ScanStore:
         if text is None:
             return None
         try:
-            return FileScan.from_json(json.loads(text))
+            return FileScan.from_json(json.loads(text), self.shared)
         except (ValueError, KeyError, TypeError):
             return None
 
@@ -159,10 +165,29 @@ class ScanStore:
             self.index.pop(path, None)  # unreadable: nothing worth remembering
         else:
             self.index[path] = index_row(size, stamp, sha, scan)
-            if text is not None:
+            if text is not None and sha not in self._new_scans:
                 self._new_scans[sha] = text
+                self._new_bytes += len(text)
+                if self._new_bytes > FLUSH_BYTES:
+                    self._write_scans()
         self._changed_rows.add(path)
         self.dirty = True
+
+    def _write_scans(self) -> None:
+        """Store the scans noted so far (each is its content's: a run that stops before
+        :meth:`save` leaves only scans no index row names yet) and let go of their texts,
+        so that a cold run holds a few megabytes of them, not every file's."""
+        if self._connection is not None and self._new_scans:
+            try:
+                with self._connection:
+                    self._connection.executemany(
+                        "INSERT OR IGNORE INTO scans (sha, scan) VALUES (?, ?)",
+                        self._new_scans.items(),
+                    )
+            except sqlite3.Error:
+                pass  # a lost cache entry only costs a rescan
+        self._new_scans.clear()
+        self._new_bytes = 0
 
     def touch(self, path: str, size: int, stamp: str) -> None:
         """The file's bytes are as indexed; only its stamp moved."""
@@ -184,7 +209,8 @@ class ScanStore:
             pass
 
     def save(self, live: set[str]) -> None:
-        """Write what changed in one transaction; forget files that no longer exist."""
+        """Write the scans not yet written, then the index rows in one transaction (a row
+        never names a scan not stored); forget files that no longer exist."""
         connection = self._connection
         if connection is None:
             return
@@ -193,12 +219,9 @@ class ScanStore:
             del self.index[path]
         if not (self.dirty or gone):
             return
+        self._write_scans()
         try:
             with connection:
-                connection.executemany(
-                    "INSERT OR IGNORE INTO scans (sha, scan) VALUES (?, ?)",
-                    self._new_scans.items(),
-                )
                 rows = [
                     (path, json.dumps(self.index[path]))
                     for path in self._changed_rows
@@ -213,6 +236,5 @@ class ScanStore:
             pass  # a lost cache entry only costs a rescan
         if gone:
             self._collect(connection)
-        self._new_scans.clear()
         self._changed_rows.clear()
         self.dirty = False

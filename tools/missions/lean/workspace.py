@@ -533,7 +533,7 @@ def load_import_closure(root: Path, starts: Iterable[str], *, use_cache: bool = 
             hit = store.cached(path, stat)
             if hit is None:
                 scanned = scan_file(path)
-                scan = FileScan.from_json(json.loads(scanned.text))
+                scan = FileScan.from_json(json.loads(scanned.text), store.shared)
                 store.record(path, scanned.size, scanned.stamp, scanned.sha, scan, scanned.text)
                 hit = (scan, scanned.sha)
             found.append((path, *hit))
@@ -611,7 +611,7 @@ class WorkspaceLoading:
     def _modules(self) -> dict[str, Module]:
         store = self.store
         for scanned in self.scanning:
-            scan = FileScan.from_json(json.loads(scanned.text))
+            scan = FileScan.from_json(json.loads(scanned.text), store.shared)
             store.record(scanned.path, scanned.size, scanned.stamp, scanned.sha, scan, scanned.text)
             self.scans[scanned.path] = (scan, scanned.sha)
         files: dict[str, list[tuple[str, FileScan, str]]] = {}
