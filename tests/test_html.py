@@ -126,6 +126,23 @@ def test_a_page_per_mission_plus_index_and_stylesheet(
         assert f'href="{page_name(mission.id)}"' in index
 
 
+def test_every_table_scrolls_in_a_box_of_its_own(
+    real: tuple[Analysis, Path, list[Path]],
+) -> None:
+    """A wide table must never make a page scroll sideways on a phone: each sits directly in
+    a focusable box that scrolls (the browser test measures it where chromium exists)."""
+    _, out, _ = real
+    box = '<div class="scroll" tabindex="0">'
+    tables = 0
+    for page in sorted(out.glob("*.html")):
+        text = page.read_text(encoding="utf-8")
+        starts = [i for i in range(len(text)) if text.startswith("<table", i)]
+        tables += len(starts)
+        assert all(text[:i].endswith(box) for i in starts), page.name
+        assert text.count("</table>") == text.count("</table></div>"), page.name
+    assert tables > 0
+
+
 def test_every_internal_link_resolves_to_a_file_and_an_id(
     real: tuple[Analysis, Path, list[Path]],
 ) -> None:

@@ -82,9 +82,10 @@ def progress_section(progress: Mapping[str, Any] | None, last: int = 12) -> str:
         f"<figure>{progress_svg(points)}"
         f'<figcaption><ul class="legend">{legend}</ul>As recorded by <code>missions sync</code>'
         " in each week's last commit (proved split by evidence tier).</figcaption></figure>"
-        "<table><thead><tr>"  # the page puts every table in a box that scrolls sideways
+        # every table of the dashboard is in a box of its own that scrolls sideways
+        '<div class="scroll" tabindex="0"><table><thead><tr>'
         + "".join(f"<th>{h}</th>" for h in heads)
         + "</tr></thead><tbody>"
         + "".join(rows)
-        + "</tbody></table>"
+        + "</tbody></table></div>"
     )

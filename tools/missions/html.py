@@ -23,7 +23,7 @@ import itertools
 import json
 import os
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -621,14 +621,6 @@ def page_name(mission_id: str) -> str:
     return f"mission-{mission_id}.html" if mission_id in SITE_PAGES else f"{mission_id}.html"
 
 
-def _scrollable_tables(body: str) -> str:
-    """Every table in a box of its own that scrolls sideways, so a wide table never makes
-    the page scroll on a phone (focusable, so a keyboard can scroll it too)."""
-    return body.replace("<table>", '<div class="scroll" tabindex="0"><table>').replace(
-        "</table>", "</table></div>"
-    )
-
-
 def _chip(text: str, cls: str, title: str | None = None) -> str:
     tip = f' title="{esc(title)}"' if title else ""
     return f'<span class="chip {esc(cls)}"{tip}>{esc(text)}</span>'
@@ -960,8 +952,10 @@ TOC = (
 )
 
 
-def index_page(data: dict[str, Any], analysis: Analysis, footer: dict[str, Any]) -> str:
-    """The front page (``templates/index.html``) from the report's data."""
+def index_page(data: dict[str, Any], analysis: Analysis, footer: dict[str, Any]) -> Iterator[str]:
+    """The front page (``templates/index.html``) from the report's data, as the pieces the
+    template renders: it lists every mission and open target (7 MB at 2,000 missions), and
+    as one text it was held twice, joined and as the pieces it was joined from."""
     cards = []
     for entry, mission in zip(data["missions"], analysis.missions, strict=True):
         counts = _counts(entry["targets"])
@@ -1001,19 +995,22 @@ def index_page(data: dict[str, Any], analysis: Analysis, footer: dict[str, Any])
         for i in frontier(analysis)
     ]
     gate = data["gate"]
-    return render_page(
-        "index.html",
-        title="Missions dashboard",
-        footer=footer,
-        intro=summary_line(data) + ".",
-        statuses=STATUSES,
-        cards=cards,
-        frontier=frontier_items,
-        progress=Markup(progress_section(data.get("progress"))),
-        gate={**gate, "warnings": gate.get("warnings", [])},
-        errata=sum(
-            1 for m in analysis.missions for t in m.targets if t.target.kind == "refutation"
-        ),
+    return (
+        _templates()
+        .get_template("index.html")
+        .generate(
+            title="Missions dashboard",
+            footer=footer,
+            intro=summary_line(data) + ".",
+            statuses=STATUSES,
+            cards=cards,
+            frontier=frontier_items,
+            progress=Markup(progress_section(data.get("progress"))),
+            gate={**gate, "warnings": gate.get("warnings", [])},
+            errata=sum(
+                1 for m in analysis.missions for t in m.targets if t.target.kind == "refutation"
+            ),
+        )
     )
 
 
@@ -1074,7 +1071,6 @@ def _templates() -> Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
-    environment.filters["scrollable_tables"] = lambda text: Markup(_scrollable_tables(str(text)))
     environment.globals["chip"] = lambda *args: Markup(_chip(*args))
     environment.globals["plural"] = plural
     return environment
@@ -1258,7 +1254,7 @@ class _PageRecords:
         write_store(self.path, _renderer(), {**kept, **self.new})
 
 
-def _emit(path: Path, text: str) -> Path:
+def _emit(path: Path, text: str | Iterable[str]) -> Path:
     atomic_write_text(path, text, durable=False)  # regenerated: see atomic_write_text
     path.chmod(0o644)  # published as a static site: readable by the web server
     return path

@@ -18,7 +18,7 @@ import signal
 import sys
 import tempfile
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -620,8 +620,9 @@ def deferred_signals() -> Iterator[None]:
             signal.raise_signal(signum)
 
 
-def atomic_write_text(path: Path, text: str, *, durable: bool = True) -> None:
-    """Replace ``path`` with ``text`` so a crash leaves either the old or the new file.
+def atomic_write_text(path: Path, text: str | Iterable[str], *, durable: bool = True) -> None:
+    """Replace ``path`` with ``text`` (or its pieces in order: a large page is never one
+    string) so a crash leaves either the old or the new file.
 
     The temporary file sits next to ``path`` (``os.replace`` is atomic only within one file
     system) and is removed on any failure; signals that would end the process are held back
@@ -635,7 +636,10 @@ def atomic_write_text(path: Path, text: str, *, durable: bool = True) -> None:
         try:
             fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TEMP_SUFFIX, dir=path.parent)
             with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-                handle.write(text)
+                if isinstance(text, str):
+                    handle.write(text)
+                else:
+                    handle.writelines(text)
                 if durable:
                     handle.flush()
                     os.fsync(handle.fileno())
