@@ -508,6 +508,26 @@ def test_results_are_cached_and_an_edit_invalidates_them(make_workspace: Builder
     assert [f.accepted for f in again.findings if f.rule == "nat-sub"] == [True]
 
 
+def test_a_damaged_stored_result_is_linted_again(make_workspace: Builder) -> None:
+    """Every stored entry cut short (a crash, a bad disk): the next run lints afresh to the
+    same findings and stores whole entries again."""
+    from missions import lint as lint_module
+    from missions.cache import default_cache_dir, read_records, record_entry
+
+    root = workspace(make_workspace, "def Goal : Prop := ∀ n : ℕ, n - 1 < n + 1\n")
+    first = run_lint(root)
+    store = default_cache_dir(root) / lint_module.CACHE_FILE
+    head, *lines = store.read_text(encoding="utf-8").splitlines()
+    assert lines
+    store.write_text("\n".join([head, *(line[:-2] for line in lines)]) + "\n", encoding="utf-8")
+    version = lint_module._cache_version()
+    assert all(record_entry(line) is None for _, line in read_records(store, version).values())
+    assert run_lint(root).findings == first.findings
+    stored = read_records(store, version)
+    assert len(stored) == len(lines)
+    assert all(isinstance(record_entry(line), dict) for _, line in stored.values())
+
+
 def test_markdown_report_and_dashboard_show_findings_and_reasons(
     make_workspace: Builder, tmp_path: Path
 ) -> None:

@@ -465,7 +465,7 @@ with open(os.environ["AUDIT_OUT"], "w") as out:
 #: the stored answers themselves.
 DERIVED_CACHES = (
     "catalog.json",
-    "lint-results.json",
+    "lint-results.",
     "ratchet-versions.json",
     "scans-",
     "progress-allows.json",

@@ -1,4 +1,4 @@
-"""Where cached results live, and small JSON stores keyed by file stat.
+"""Where cached results live, small JSON stores keyed by file stat, and record stores.
 
 The cache sits outside the repository (``$MISSIONS_CACHE_DIR``, else the user's cache
 directory, one folder per workspace) so that nobody can commit a forged result into a
@@ -16,6 +16,7 @@ WITNESS_RESULTS_FILE = "witness-results.json"
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up cost)
 if TYPE_CHECKING:
+    from collections.abc import Iterable
     from pathlib import Path
     from typing import Any
 
@@ -65,3 +66,77 @@ def write_store(path: Path, version: str, files: dict[str, Any]) -> None:
 
         with contextlib.suppress(OSError):
             tmp.unlink()  # a full disk leaves no half-written file behind
+
+
+def record_line(kind: str, name: str, key: str, entry: Any) -> str:
+    """One line of a record store: ``[kind, name, key]`` and the entry, each as JSON, a tab
+    between (JSON escapes every tab and newline inside them)."""
+    import json
+
+    head = json.dumps([kind, name, key], ensure_ascii=False)
+    return head + "\t" + json.dumps(entry, ensure_ascii=False, separators=(",", ":"))
+
+
+def record_entry(line: str) -> Any:
+    """The entry of a :func:`record_line`, or None if it is damaged (it is made again)."""
+    import json
+
+    try:
+        return json.loads(line.partition("\t")[2])
+    except ValueError:
+        return None
+
+
+def read_records(path: Path, version: str) -> dict[tuple[str, str], tuple[str, str]]:
+    """Per record of the store at ``path``: its key and its line, the entry still encoded.
+
+    A record store is a version line and one :func:`record_line` per record. A run decodes
+    only the entries it uses, and hands the lines it keeps on as they are (the lint's
+    forked parts send the lines back, not decoded entries). A store of another version, or
+    any damaged header, reads as empty: everything is computed again."""
+    import json
+
+    try:
+        with open(path, encoding="utf-8", newline="\n") as handle:
+            text = handle.read()
+    except (OSError, ValueError):
+        return {}
+    head, _, body = text.partition("\n")
+    lines = body.split("\n") if body else []
+    if lines and not lines[-1]:
+        lines.pop()
+    try:
+        if json.loads(head) != version:
+            return {}
+        # one decode for every header: thousands of small ones cost far more
+        headers = json.loads("[" + ",".join(line.partition("\t")[0] for line in lines) + "]")
+    except ValueError:
+        return {}
+    found: dict[tuple[str, str], tuple[str, str]] = {}
+    for header, line in zip(headers, lines, strict=True):
+        if not (
+            isinstance(header, list) and len(header) == 3 and all(type(h) is str for h in header)
+        ):
+            return {}
+        found[(header[0], header[1])] = (header[2], line)
+    return found
+
+
+def write_records(path: Path, version: str, lines: Iterable[str]) -> None:
+    """Replace the record store at ``path`` (see :func:`read_records`); a failed write
+    leaves the old store or none, never half of one."""
+    import json
+
+    tmp = path.with_suffix(f".{os.getpid()}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(tmp, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(json.dumps(version) + "\n")
+            for line in lines:
+                handle.write(line + "\n")
+        os.replace(tmp, path)
+    except OSError:
+        import contextlib
+
+        with contextlib.suppress(OSError):
+            tmp.unlink()

@@ -1129,7 +1129,7 @@ def write_dashboard(
     # the mission pages are independent: side by side, a share per core (a share whose
     # child failed is written here, where a fault is reported)
     shares = forked.split(fresh, forked.cores() if len(fresh) >= PARALLEL_PAGES else 1)
-    for template in ("base.html", "macros.html", "target.html", "mission.html"):
+    for template in ("base.html", "target.html", "mission.html"):
         _templates().get_template(template)  # compiled once, before the children copy them
     children = [forked.start(functools.partial(write_pages, share)) for share in shares[1:]]
     written = [

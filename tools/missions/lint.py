@@ -106,7 +106,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from missions import forked
-from missions.cache import default_cache_dir, read_store, write_store
+from missions.cache import default_cache_dir, read_records, record_entry, record_line, write_records
 from missions.errors import InputError
 from missions.lean.lexer import DOC, IDENT, MODDOC, NUMBER, STRING, SYMBOL, LexError, Token, lex
 from missions.lean.scan import Decl
@@ -120,7 +120,7 @@ if TYPE_CHECKING:  # the pydantic models: the incremental status imports this mo
 #: Bump whenever findings change for the same sources; it keys the result cache.
 LINT_VERSION = "1"
 #: The per-mission result cache, in the workspace's cache directory.
-CACHE_FILE = "lint-results.json"
+CACHE_FILE = "lint-results.tsv"
 
 #: Every rule, with a one-line description (stable ids, used in JSON output).
 RULES: dict[str, str] = {
@@ -1666,8 +1666,13 @@ def lint_missions(
     return _conclude(root, [found], use_cache)
 
 
-def _read_cache(root: Path) -> dict[str, Any]:
-    return read_store(default_cache_dir(root) / CACHE_FILE, _cache_version())
+#: The lint's cache: per (kind, name), the key and the stored line (see
+#: :func:`missions.cache.read_records`).
+_Records = dict[tuple[str, str], tuple[str, str]]
+
+
+def _read_cache(root: Path) -> _Records:
+    return read_records(default_cache_dir(root) / CACHE_FILE, _cache_version())
 
 
 @dataclass
@@ -1683,8 +1688,9 @@ class _Found:
     allows: dict[str, list[_Allow]] = field(default_factory=dict)
     malformed: dict[str, list[Finding]] = field(default_factory=dict)
     owners: dict[str, set[str]] = field(default_factory=dict)
-    #: the cache entries this part used or made
-    fresh: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: the cache entries this part used or made, as their stored lines (a forked part sends
+    #: text back, not a decoded copy of the cache)
+    fresh: dict[tuple[str, str], str] = field(default_factory=dict)
     #: a file could not be linted as scanned: nothing is stored
     unstable: bool = False
 
@@ -1695,7 +1701,7 @@ def _lint_part(
     missions: Sequence[Mission],
     catalog: Sequence[Mission],
     chosen: frozenset[str],
-    store: dict[str, Any],
+    store: _Records,
 ) -> _Found:
     """Lint ``missions``, one part of the ``chosen`` ones; the statements of the missions of
     ``catalog`` outside ``chosen`` that share a file with this part count as reaching."""
@@ -1758,11 +1764,11 @@ def _conclude(root: Path, parts: Sequence[_Found], use_cache: bool) -> LintResul
             whole.reached.setdefault(key, set()).update(roots)
         for rel, owners in part.owners.items():
             whole.owners.setdefault(rel, set()).update(owners)
-        for kind, entries in part.fresh.items():
-            whole.fresh.setdefault(kind, {}).update(entries)
+        whole.fresh.update(part.fresh)
         whole.unstable |= part.unstable
     if use_cache and not whole.unstable:
-        write_store(default_cache_dir(root) / CACHE_FILE, _cache_version(), whole.fresh)
+        lines = (line for _, line in sorted(whole.fresh.items()))
+        write_records(default_cache_dir(root) / CACHE_FILE, _cache_version(), lines)
     raw = whole.raw + [r for found in whole.local.values() for r in found]
     kept = [r for r in raw if not (r.standalone and (r.rel, r.decl) in whole.reached)]
     return _finish(kept, whole.reached, whole.allows, whole.malformed, whole.owners)
@@ -1780,14 +1786,11 @@ def _cache_version() -> str:
 class _Run:
     """One lint run: parsed files and declarations, and the cache entries it reuses or makes."""
 
-    def __init__(self, root: Path, workspace: Workspace, store: dict[str, Any]) -> None:
+    def __init__(self, root: Path, workspace: Workspace, store: _Records) -> None:
         self.root = root
         self.workspace = workspace
-        self.cached: dict[str, dict[str, Any]] = {
-            kind: store.get(kind, {}) if isinstance(store.get(kind), dict) else {}
-            for kind in ("missions", "modules", "files")
-        }
-        self.fresh: dict[str, dict[str, Any]] = {"missions": {}, "modules": {}, "files": {}}
+        self.cached = store
+        self.fresh: dict[tuple[str, str], str] = {}
         self._rels: dict[str, str] = {}
         #: a file changed under the run: its results are not stored
         self.unstable = False
@@ -1846,11 +1849,19 @@ class _Run:
         return self._decls[module.name]
 
     def _entry(self, kind: str, name: str, key: str) -> dict[str, Any] | None:
-        entry = self.cached[kind].get(name)
-        if isinstance(entry, dict) and entry.get("key") == key:
-            self.fresh[kind][name] = entry
-            return entry
-        return None
+        """The stored entry of (kind, name) if it was made under ``key``."""
+        stored = self.cached.get((kind, name))
+        if stored is None or stored[0] != key:
+            return None
+        entry = record_entry(stored[1])
+        if not isinstance(entry, dict):
+            return None  # damaged: made again
+        self.fresh[(kind, name)] = stored[1]
+        return entry
+
+    def _made(self, kind: str, name: str, key: str, entry: dict[str, Any]) -> dict[str, Any]:
+        self.fresh[(kind, name)] = record_line(kind, name, key, entry)
+        return entry
 
     def mission(self, mission: Mission, closure: list[Module]) -> dict[str, Any]:
         """Guard findings of one mission and, per declaration, the roots that reach it."""
@@ -1863,14 +1874,13 @@ class _Run:
             roots_of = env.reached()
             by_id = {id(d): d for d in decls}
             entry = {
-                "key": key,
                 "raw": [r.to_json() for r in env.guard_rules()],
                 "reached": sorted(
                     [by_id[k].file.rel, by_id[k].name, sorted({u.name for u in users})]
                     for k, users in roots_of.items()
                 ),
             }
-            self.fresh["missions"][mission.id] = entry
+            self._made("missions", mission.id, key, entry)
         return entry
 
     def module(self, module: Module) -> dict[str, Any]:
@@ -1880,8 +1890,8 @@ class _Run:
         entry = self._entry("modules", module.name, key)
         if entry is None:
             env = _Env([d for m in visible for d in self.decls(m)])
-            entry = {"key": key, "raw": [r.to_json() for r in env.local_rules(self.decls(module))]}
-            self.fresh["modules"][module.name] = entry
+            entry = {"raw": [r.to_json() for r in env.local_rules(self.decls(module))]}
+            self._made("modules", module.name, key, entry)
         return entry
 
     def allows(self, module: Module) -> dict[str, Any]:
@@ -1890,13 +1900,12 @@ class _Run:
         if entry is None:
             file = self.file(module)
             entry = {
-                "key": key,
                 "allows": [[a.line, list(a.rules), a.reason, a.last] for a in file.allows]
                 if file
                 else [],
                 "malformed": [[f.line, f.message] for f in file.malformed] if file else [],
             }
-            self.fresh["files"][module.name] = entry
+            self._made("files", module.name, key, entry)
         return entry
 
 
