@@ -177,7 +177,10 @@ class References:
     generates) is one of its components, whatever the scopes (as
     :meth:`Workspace.mention_targets` resolves names, and through ``open … renaming``). Each
     declaration's references are computed once, whichever proofs reach it, from an index of
-    every declaration by those keys and module.
+    declarations by those keys and module. A module's declarations join the index when a
+    closure holding it is first asked for: references never leave their closure, and a run
+    that walks a few proofs (the rest from :mod:`missions.walks`) indexes only their
+    closures, not the whole workspace.
     """
 
     def __init__(self, workspace: Workspace) -> None:
@@ -187,27 +190,28 @@ class References:
         # most keys belong to one declaration: kept as that entry, and a key's declarations
         # in one module as that entry, not as lists (a large workspace has a hundred
         # thousand keys); the entries are the workspace's own (see `_entry`)
-        index: dict[str, _Entry | dict[str, _Entry | list[_Entry]]] = {}
-        intern = sys.intern
-        for name in sorted(workspace.modules):
-            module = workspace.modules[name]
-            for decl in module.scan.decls:
-                entry = _entry(workspace, module, decl)
-                for key in {intern(decl.name.rsplit(".", 1)[-1]), *decl.generated}:
-                    known = index.get(key)
-                    if known is None:
-                        index[key] = entry
-                        continue
-                    if isinstance(known, tuple):
-                        known = index[key] = {known[0].name: known}
-                    here = known.get(name)
-                    if here is None:
-                        known[name] = entry
-                    elif isinstance(here, tuple):
-                        known[name] = [here, entry]
-                    else:
-                        here.append(entry)
-        self._index = index
+        self._index: dict[str, _Entry | dict[str, _Entry | list[_Entry]]] = {}
+        self._indexed: set[str] = set()
+
+    def _add(self, module: Module) -> None:
+        """Index ``module``'s declarations by their keys."""
+        index, name, intern = self._index, module.name, sys.intern
+        for decl in module.scan.decls:
+            entry = _entry(self.workspace, module, decl)
+            for key in {intern(decl.name.rsplit(".", 1)[-1]), *decl.generated}:
+                known = index.get(key)
+                if known is None:
+                    index[key] = entry
+                    continue
+                if isinstance(known, tuple):
+                    known = index[key] = {known[0].name: known}
+                here = known.get(name)
+                if here is None:
+                    known[name] = entry
+                elif isinstance(here, tuple):
+                    known[name] = [here, entry]
+                else:
+                    here.append(entry)
 
     def of(self, module: Module, decl: Decl) -> Sequence[_Entry]:
         cached = self._edges.get(id(decl))
@@ -267,10 +271,15 @@ class References:
         return tuple(sorted(found.values(), key=lambda e: (e[0].name, e[1].start)))
 
     def _closure(self, module: str) -> tuple[list[str], set[str]]:
+        """``module``'s import closure, sorted and as a set, its modules indexed."""
         found = self._closures.get(module)
         if found is None:
             ordered = self.workspace.closure(module)  # sorted
             found = self._closures[module] = (ordered, set(ordered))
+            for name in ordered:
+                if name not in self._indexed and name in self.workspace.modules:
+                    self._indexed.add(name)
+                    self._add(self.workspace.modules[name])
         return found
 
 
