@@ -257,8 +257,12 @@ def _decl(row: list[Any], shared: dict[tuple[Any, ...], tuple[Any, ...]]) -> Dec
         row[index] = intern(row[index])
     for index in _NAMES_AT:
         if row[index]:
-            names = tuple([intern(name) for name in row[index]])
-            row[index] = shared.setdefault(names, names)
+            # a sequence met before is that tuple, its names interned then
+            names = shared.get(tuple(row[index]))
+            if names is None:
+                names = tuple([intern(name) for name in row[index]])
+                shared[names] = names
+            row[index] = names
         else:
             row[index] = ()
     for index in _NUMBERS_AT:
