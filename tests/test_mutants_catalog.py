@@ -15,6 +15,7 @@ from pydantic import BaseModel
 from conftest import MISSION_YAML
 from missions.cache import default_cache_dir
 from missions.catalog import (
+    CATALOG_FILE,
     Catalog,
     MissionFile,
     _allowed_fields,
@@ -376,7 +377,7 @@ def test_a_warm_catalog_parses_nothing_until_a_file_changes(
 def test_a_cache_is_written_only_when_asked_for(tmp_path: Path) -> None:
     write(tmp_path, GOOD)
     load_catalog(tmp_path, use_cache=False)
-    store = Path(default_cache_dir(tmp_path)) / "catalog.json"
+    store = Path(default_cache_dir(tmp_path)) / CATALOG_FILE
     assert not store.exists()
     load_catalog(tmp_path)
     assert store.exists()

@@ -8,7 +8,6 @@ The suite turns the rule off (``conftest._trusted_times``); these tests turn it 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -16,7 +15,8 @@ import pytest
 
 from conftest import invoke
 from missions import answers, incremental, roots
-from missions.cache import cache_dir_for
+from missions.cache import cache_dir_for, read_records
+from missions.catalog import CATALOG_CACHE_VERSION, CATALOG_FILE
 from missions.lean.store import ScanStore
 from missions.roots import RACY_STAMP, file_stamp, lean_file_stats, library_roots
 
@@ -72,15 +72,16 @@ def test_a_racy_workspace_is_never_answered_by_its_times(
 def test_a_racy_mission_file_is_parsed_and_not_cached(
     root: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    catalog = Path(cache_dir_for(str(root))) / "catalog.json"
+    catalog = Path(cache_dir_for(str(root))) / CATALOG_FILE
     catalog.unlink(missing_ok=True)
     monkeypatch.setattr(roots, "RACY_NS", NOW)
     _status(root)
-    files = json.loads(catalog.read_text())["files"] if catalog.exists() else {}
+    files = [path for _, path in read_records(catalog, CATALOG_CACHE_VERSION)]
     assert not any(path.endswith("demo.yaml") for path in files)
     monkeypatch.setattr(roots, "RACY_NS", 0)
     _status(root)
-    assert any(path.endswith("demo.yaml") for path in json.loads(catalog.read_text())["files"])
+    files = [path for _, path in read_records(catalog, CATALOG_CACHE_VERSION)]
+    assert any(path.endswith("demo.yaml") for path in files)
 
 
 def test_the_incremental_state_remembers_a_racy_input_by_its_content(

@@ -15,7 +15,7 @@ import pytest
 
 from conftest import copy_repo_workspace, git, init_repo, invoke
 from missions import gitinfo
-from missions.catalog import load_catalog
+from missions.catalog import CATALOG_CACHE_VERSION, CATALOG_FILE, load_catalog
 from missions.errors import InputError
 from missions.lean import workspace as ws
 from missions.pins import pin_state
@@ -174,7 +174,7 @@ def test_a_restricted_load_reads_the_chosen_file_as_it_is_now(
     slower than parsing a few files), and the cache is left as it was for the full loads."""
     root = _two_missions(make_workspace)
     load_catalog(root)
-    [store] = Path(os.environ["MISSIONS_CACHE_DIR"]).rglob("catalog.json")
+    [store] = Path(os.environ["MISSIONS_CACHE_DIR"]).rglob(CATALOG_FILE)
     before = store.read_bytes()
     alpha = root / "missions/alpha.yaml"
     alpha.write_text(alpha.read_text(encoding="utf-8").replace("Test mission", "A mission"))
@@ -218,3 +218,29 @@ def test_changed_since_compares_each_file_with_its_committed_object(
     assert changed == [p for p in paths if p.name not in ("same.lean", "spaced name.lean")]
     assert gitinfo.changed_since(root, "0" * len(head), paths) is None
     assert gitinfo.changed_since(tmp_path / "outside", head, paths) is None
+
+
+def test_the_catalogue_cache_rewrites_only_what_changed(
+    make_workspace: Callable[..., Path],
+) -> None:
+    """Nothing changed: the cache is not written. One file changed: its line is new and every
+    other line is kept byte for byte (not decoded and encoded again); the next load is
+    answered from the cache with the change in it."""
+    from missions.cache import read_records
+
+    root = _two_missions(make_workspace)
+    load_catalog(root)
+    [store] = Path(os.environ["MISSIONS_CACHE_DIR"]).rglob(CATALOG_FILE)
+    before = store.stat().st_mtime_ns, store.read_bytes()
+    load_catalog(root)
+    assert (store.stat().st_mtime_ns, store.read_bytes()) == before
+    old = {p: line for p, (_, line) in read_records(store, CATALOG_CACHE_VERSION).items()}
+    alpha = root / "missions/alpha.yaml"
+    alpha.write_text(alpha.read_text(encoding="utf-8").replace("Test mission", "A mission"))
+    stamp = alpha.stat()
+    os.utime(alpha, ns=(stamp.st_atime_ns, stamp.st_mtime_ns - 5_000_000_000))  # not racy
+    assert load_catalog(root).get("alpha").mission.title == "A mission alpha"
+    new = {p: line for p, (_, line) in read_records(store, CATALOG_CACHE_VERSION).items()}
+    assert old.keys() == new.keys() and len(new) == 2
+    assert [p for p in new if new[p] != old[p]] == [("mission", str(alpha))]
+    assert load_catalog(root).get("alpha").mission.title == "A mission alpha"

@@ -464,7 +464,7 @@ with open(os.environ["AUDIT_OUT"], "w") as out:
 #: Caches the tool derives from content it keys them by (never an input of an answer), and
 #: the stored answers themselves.
 DERIVED_CACHES = (
-    "catalog.json",
+    "catalog.",
     "lint-results.",
     "ratchet-versions.json",
     "scans-",

@@ -28,7 +28,7 @@ from pydantic import (
 )
 from ruamel.yaml.comments import CommentedMap
 
-from missions.cache import default_cache_dir, read_store, write_store
+from missions.cache import default_cache_dir, read_records, record_entry, record_line, write_records
 from missions.errors import InputError, Problem
 from missions.roots import is_racy
 from missions.yamlio import (
@@ -624,7 +624,10 @@ def mission_paths(root: Path) -> Iterator[Path]:
     yield from entries
 
 
-CATALOG_CACHE_VERSION = "6"
+CATALOG_CACHE_VERSION = "7"
+#: The catalogue's cache in the cache folder: per mission file, its stamp, content hash,
+#: validated mission and line index.
+CATALOG_FILE = "catalog.tsv"
 
 
 def _stat_key(path: Path) -> dict[str, int] | None:
@@ -679,7 +682,9 @@ def load_catalog(
 ) -> Catalog:
     """Load every mission under ``root/missions``; raise with all problems if any.
 
-    Valid files are cached by size and modification time, so a warm run parses no YAML.
+    Valid files are cached by size and modification time, so a warm run parses no YAML;
+    the cache is a record store (:func:`missions.cache.read_records`, one line per file),
+    so a run that changed one file re-encodes that file's line only.
     The workspace's own witness modules become importable (``missions.witnesses``).
     ``only``: load just these missions (a mission's id is its file name, so the others are
     never read), for commands that act on the missions they are given.
@@ -690,11 +695,13 @@ def load_catalog(
     catalog = Catalog(root=root)
     problems: list[Problem] = []
     seen: dict[str, Path] = {}
-    store = default_cache_dir(root) / "catalog.json"
+    store = default_cache_dir(root) / CATALOG_FILE
     # a few chosen files parse faster than the whole catalogue's cache reads
     use_cache = use_cache and not only
-    cached = read_store(store, CATALOG_CACHE_VERSION) if use_cache else {}
-    fresh: dict[str, Any] = {}
+    cached = read_records(store, CATALOG_CACHE_VERSION) if use_cache else {}
+    # the line each file keeps in the store, and whether any is new
+    fresh: dict[str, str] = {}
+    renewed = False
     paths = list(mission_paths(root))
     if only:
         stems = {p.stem for p in paths}
@@ -707,10 +714,11 @@ def load_catalog(
         paths = [p for p in paths if p.stem in chosen]
     for path in paths:
         with collecting_parser_garbage():  # the parser's cycles, freed per file
-            entry = cached.get(str(path))
+            record = cached.get(("mission", str(path)))
+            entry = record_entry(record[1]) if record is not None else None
             key = _stat_key(path)  # before the read: a later change moves it, never hides
             mission_file = _cached_mission_file(path, entry)
-            # what the cache keeps for the file: the entry itself while it stands (no new dump)
+            # what the cache keeps for the file: its line while it stands (no new dump)
             kept: dict[str, Any] | None = entry if mission_file is not None else None
             sha: str | None = None
             if mission_file is None:
@@ -731,15 +739,20 @@ def load_catalog(
                 except InputError as exc:
                     problems.extend(exc.problems)
                     continue
-            if kept is not None:
-                fresh[str(path)] = kept
-            elif key is not None and sha is not None:
-                fresh[str(path)] = {
-                    **key,
-                    "sha": sha,
-                    "mission": mission_file.mission.model_dump(mode="json", by_alias=True),
-                    "lines": mission_file.lines,
-                }
+            if kept is not None and kept is entry and record is not None:
+                fresh[str(path)] = record[1]
+            elif kept is not None or (key is not None and sha is not None):
+                if kept is None:
+                    assert key is not None and sha is not None
+                    kept = {
+                        **key,
+                        "sha": sha,
+                        "mission": mission_file.mission.model_dump(mode="json", by_alias=True),
+                        "lines": mission_file.lines,
+                    }
+                line = record_line("mission", str(path), str(kept.get("sha")), kept)
+                renewed = renewed or record is None or line != record[1]
+                fresh[str(path)] = line
             mission_id = mission_file.mission.id
             if mission_id in seen:
                 problems.append(
@@ -752,8 +765,8 @@ def load_catalog(
                 continue
             seen[mission_id] = path
             catalog.files.append(mission_file)
-    if use_cache and fresh != cached:
-        write_store(store, CATALOG_CACHE_VERSION, fresh)
+    if use_cache and (renewed or len(fresh) != len(cached)):
+        write_records(store, CATALOG_CACHE_VERSION, fresh.values())
     if problems:
         raise InputError(problems)
     return catalog
