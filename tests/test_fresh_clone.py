@@ -115,6 +115,29 @@ def test_a_damaged_stored_scan_is_scanned_again(
     }
 
 
+def test_caches_nested_past_the_parsers_depth_are_computed_again(clone: Path) -> None:
+    """Every cache file, and every stored scan and index row, replaced by JSON nested far
+    past the decoder's recursion limit (a damaged or hostile cache): the commands answer
+    as a run without any cache does, never with a traceback."""
+    expected = full_status(clone, "--no-cache")
+    full_status(clone)  # every cache written for this clone
+    deep = "[" * 100_000
+    cache = Path(cache_dir_for(str(clone)))
+    damaged = 0
+    for path in cache.iterdir():
+        if path.name.startswith("scans-") and path.suffix == ".sqlite":
+            with sqlite3.connect(path) as connection:
+                connection.execute("UPDATE scans SET scan = ?", (deep,))
+                connection.execute("UPDATE files SET row = ?", (deep,))
+        elif path.is_file():
+            path.write_text(deep, encoding="utf-8")
+        damaged += 1
+    assert damaged >= 5
+    assert full_status(clone) == expected
+    result = CliRunner().invoke(app, ["check", "--root", str(clone)])
+    assert result.exit_code in (0, 1) and "Traceback" not in result.output, result.output
+
+
 def test_the_catalogue_cache_serves_a_fresh_clone_by_content(
     clone: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

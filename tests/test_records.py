@@ -38,6 +38,7 @@ def test_every_record_reads_back_with_its_key_and_entry(tmp_path: Path) -> None:
         lambda text: text.replace('["modules"', '["modules', 1),  # a broken header
         lambda text: text.replace('["files", "Formal.Ünïcode", "k3"]', '["files", 3, "k3"]'),
         lambda text: "not json\n" + text,
+        lambda text: text + '["a", "b", "c"],["d", "e", "f"]\n',  # two headers, no entry
         lambda text: "",
     ],
 )
@@ -52,6 +53,10 @@ def test_a_damaged_or_foreign_store_reads_as_empty(tmp_path: Path, damage: objec
 def test_a_damaged_entry_is_none_and_a_missing_store_is_empty(tmp_path: Path) -> None:
     line = record_line(*ENTRIES[0])
     assert record_entry(line[:-3]) is None
+    assert record_entry(line.partition("\t")[0] + "\t" + "[" * 100_000) is None  # too deep
+    deep = tmp_path / "deep.tsv"
+    deep.write_text('"v1"\n' + "[" * 100_000 + "\t{}\n", encoding="utf-8")
+    assert read_records(deep, "v1") == {}
     assert read_records(tmp_path / "absent.tsv", "v1") == {}
     (tmp_path / "bytes.tsv").write_bytes(b'"v1"\n\xff\xfe\n')
     assert read_records(tmp_path / "bytes.tsv", "v1") == {}

@@ -42,7 +42,7 @@ def read_store(path: Path, version: str) -> dict[str, Any]:
 
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):  # nested past the parser's depth: damaged
         return {}
     if isinstance(data, dict) and data.get("version") == version:
         files = data.get("files", {})
@@ -83,7 +83,7 @@ def record_entry(line: str) -> Any:
 
     try:
         return json.loads(line.partition("\t")[2])
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested past the parser's depth
         return None
 
 
@@ -110,7 +110,9 @@ def read_records(path: Path, version: str) -> dict[tuple[str, str], tuple[str, s
             return {}
         # one decode for every header: thousands of small ones cost far more
         headers = json.loads("[" + ",".join(line.partition("\t")[0] for line in lines) + "]")
-    except ValueError:
+    except (ValueError, RecursionError):
+        return {}
+    if len(headers) != len(lines):  # a line holding two headers, no tab between
         return {}
     found: dict[tuple[str, str], tuple[str, str]] = {}
     for header, line in zip(headers, lines, strict=True):

@@ -375,7 +375,7 @@ def status_text(root: str, libraries: list[SourceRoot], stats: list[tuple[str, A
     try:
         with open(os.path.join(cache, STATE_FILE), encoding="utf-8") as handle:
             state = json.load(handle)
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return None
     if state.get("version") != [__version__, SCANNER_VERSION, STATE_FORMAT, code_fingerprint()]:
         return None

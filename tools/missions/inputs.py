@@ -213,7 +213,7 @@ def lookup(root: str | os.PathLike[str], purpose: str) -> Any:
             return None
         extra = [str(path) for path in record["extra"]]
         return record["answer"] if workspace_key(top, purpose, extra) == record["key"] else None
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):
         return None
 
 

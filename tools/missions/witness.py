@@ -636,7 +636,7 @@ def load_results(root: str) -> dict[str, dict[str, object]]:
     try:
         with open(os.path.join(cache_dir_for(root), RESULTS_FILE), encoding="utf-8") as handle:
             data = json.load(handle)
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return {}
     return data if isinstance(data, dict) else {}
 

@@ -120,7 +120,7 @@ class ScanStore:
                 # one decode for every row: thousands of small ones cost ten times more
                 decoded = json.loads("[" + ",".join(row for _, row in rows) + "]")
                 store.index = {path: row for (path, _), row in zip(rows, decoded, strict=True)}
-            except (sqlite3.Error, ValueError):
+            except (sqlite3.Error, ValueError, RecursionError):
                 store.index = {}
         return store
 
@@ -154,7 +154,7 @@ class ScanStore:
             return None
         try:
             return FileScan.from_json(json.loads(text), self.shared)
-        except (ValueError, KeyError, TypeError):
+        except (ValueError, KeyError, TypeError, RecursionError):
             return None
 
     def record(
