@@ -260,16 +260,26 @@ def test_the_assembled_text_is_json_dumps(tmp_path: Path) -> None:
             assert incremental.render(shaped) == encoded
 
 
-def test_the_state_written_a_mission_at_a_time_is_json_dumps_of_it(tmp_path: Path) -> None:
+def test_the_state_written_a_mission_at_a_time_reads_back_whole(tmp_path: Path) -> None:
+    """The state is JSON of everything but the missions' answer texts, then each text after
+    a NUL: it reads back to what was written, each text exactly the mission's entry of the
+    answer; a state cut short or with a text too few or too many is not read."""
     from missions.cache import cache_dir_for
 
     repo = copy_repo_workspace(tmp_path)
-    _status(repo)
+    answer = json.loads(_status(repo))
     path = Path(cache_dir_for(str(repo))) / incremental.STATE_FILE
     text = path.read_text(encoding="utf-8")
-    state = json.loads(text)
-    assert len(state["missions"]) > 1 and all(m["text"] for m in state["missions"])
-    assert text == json.dumps(state, ensure_ascii=False)
+    state = incremental._read_state(str(path))
+    assert state is not None and len(state["missions"]) == len(answer["missions"]) > 1
+    for mission, entry in zip(state["missions"], answer["missions"], strict=True):
+        assert json.loads(mission["text"]) == entry
+    assert "".join(incremental._state_pieces(state)) == text
+    head = text.partition("\x00")[0]
+    assert all("text" not in record for record in json.loads(head)["missions"])
+    for damaged in (text[: len(head) - 1], text + "\x00{}", text.rsplit("\x00", 1)[0], ""):
+        path.write_text(damaged, encoding="utf-8")
+        assert incremental._read_state(str(path)) is None
 
 
 def test_an_answer_written_in_pieces_is_the_whole_answer(

@@ -93,9 +93,13 @@ if TYPE_CHECKING:
     from missions.lint import LintResult
     from missions.status import Analysis
 
-STATE_FILE = "status-state.json"
+STATE_FILE = "status-state"
 #: What the state holds changes with this: a state of another format is never read.
-STATE_FORMAT = 5
+STATE_FORMAT = 6
+#: Separates the state's JSON from each mission's answer text, and those texts from each
+#: other: JSON never holds a raw NUL (it escapes every control character), so the texts
+#: are stored as they are, not encoded again as JSON strings.
+_TEXTS = "\x00"
 #: Files outside the Lean sources that a status answer depends on.
 GLOBAL_FILES = (
     "lakefile.lean",
@@ -254,8 +258,11 @@ def _write(path: str, pieces: Iterable[str]) -> None:
 
 
 def _state_pieces(state: dict[str, Any]) -> Iterator[str]:
-    """``json.dumps(state)``, a mission at a time: the state holds every mission's encoded
-    answer, and encoding it whole kept two more copies of the answer at the run's peak."""
+    """The state as :func:`_read_state` reads it, a mission at a time: ``json.dumps`` of the
+    state without the missions' answer texts, then each text after a NUL, as it is (the
+    texts are most of the state; as JSON strings every one was escaped on each write and
+    unescaped on each read, and encoding the state whole kept two more copies of the answer
+    at the run's peak)."""
     yield "{"
     for number, (key, value) in enumerate(state.items()):
         yield f"{', ' if number else ''}{json.dumps(key)}: "
@@ -264,9 +271,33 @@ def _state_pieces(state: dict[str, Any]) -> Iterator[str]:
             continue
         yield "["
         for index, mission in enumerate(value):
-            yield (", " if index else "") + json.dumps(mission, ensure_ascii=False)
+            rest = {k: v for k, v in mission.items() if k != "text"}
+            yield (", " if index else "") + json.dumps(rest, ensure_ascii=False)
         yield "]"
     yield "}"
+    for mission in state["missions"]:
+        yield _TEXTS + mission["text"]
+
+
+def _read_state(path: str) -> dict[str, Any] | None:
+    """The state :func:`_state_pieces` wrote, each mission with its ``text`` again; None if
+    it is missing or damaged (the full command runs)."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            head, *texts = handle.read().split(_TEXTS)
+        state: Any = json.loads(head)
+    except (OSError, ValueError, RecursionError):
+        return None
+    if not isinstance(state, dict):
+        return None
+    missions = state.get("missions")
+    if not isinstance(missions, list) or len(missions) != len(texts):
+        return None
+    for mission, text in zip(missions, texts, strict=True):
+        if not isinstance(mission, dict):
+            return None
+        mission["text"] = text
+    return cast(dict[str, Any], state)
 
 
 # ---------------------------------------------------------------------- the output
@@ -372,10 +403,8 @@ def status_text(root: str, libraries: list[SourceRoot], stats: list[tuple[str, A
     ``stats`` are the Lean files with their ``os.stat`` results (from the fast path).
     """
     cache = cache_dir_for(root)
-    try:
-        with open(os.path.join(cache, STATE_FILE), encoding="utf-8") as handle:
-            state = json.load(handle)
-    except (OSError, ValueError, RecursionError):
+    state = _read_state(os.path.join(cache, STATE_FILE))
+    if state is None:
         return None
     if state.get("version") != [__version__, SCANNER_VERSION, STATE_FORMAT, code_fingerprint()]:
         return None
