@@ -21,7 +21,6 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
-from rich.control import strip_control_codes
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
@@ -60,6 +59,7 @@ from missions.pins import (
     pin_commit,
     pin_state,
 )
+from missions.plain import plain_text
 from missions.progress import progress_lines, weekly_progress
 from missions.render import (
     advice_lines,
@@ -347,7 +347,7 @@ def _write_plain(lines: list[str]) -> None:
     """Unstyled whole lines in one write, control codes stripped as rich strips them: rich
     lays out every line it prints, seconds for the thousands a large workspace reports."""
     if lines:
-        out.file.write(strip_control_codes("\n".join(lines)) + "\n")
+        out.file.write(plain_text(lines))
 
 
 def _print_json(data: Any) -> None:

@@ -169,11 +169,9 @@ def try_check(argv: list[str]) -> int | None:
 
         text = json.dumps(check_json(answer), indent=2, ensure_ascii=False, default=str) + "\n"
     else:
-        from rich.control import strip_control_codes
+        from missions.plain import plain_text
 
-        lines = check_lines(answer)
-        text = strip_control_codes("\n".join(lines)) + "\n" if lines else ""
-        text += answer["headline"] + "\n"
+        text = plain_text(check_lines(answer)) + answer["headline"] + "\n"
     sys.stdout.write(text)
     sys.stdout.flush()
     return 1 if answer["violations"] else 0
