@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner, Result
 
-from missions import roots
+from missions import roots, stored
 from missions.cli import app as cli_app
 
 REPO = Path(__file__).resolve().parents[1]
@@ -112,6 +112,14 @@ def _trusted_times(monkeypatch: pytest.MonkeyPatch) -> None:
     times; in this process the rule is off unless a test turns it on (``test_racy.py``).
     Commands run as subprocesses keep it."""
     monkeypatch.setattr(roots, "RACY_NS", 0)
+
+
+@pytest.fixture(autouse=True)
+def _nothing_handed_over() -> Iterator[None]:
+    """A test that stops after the start-up path handed a recording over (a miss) leaves
+    it to no later test (see :func:`missions.stored.hand_over`)."""
+    yield
+    stored._handed.clear()
 
 
 @pytest.fixture(autouse=True)

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO, committed_demo, copy_repo_workspace, git, init_repo, invoke
-from missions import fastpath, inputs, roots
+from missions import fastpath, inputs, roots, stored
 from missions.cache import cache_dir_for
 from missions.stored import PURPOSE
 from missions.witnesses import WORKSPACE_FOLDER
@@ -511,3 +511,95 @@ def test_every_file_the_gate_opens_is_covered_by_the_key(tmp_path: Path, command
             continue
         uncovered.append(path)
     assert uncovered == [], "\n".join(uncovered)
+
+
+def _count_stamps(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The purposes of every stamp of the tree taken from now on."""
+    taken: list[str] = []
+    stamps = inputs._stamps
+
+    def counted(top: str, purpose: str, extra: object) -> object:
+        taken.append(purpose)
+        return stamps(top, purpose, extra)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(inputs, "_stamps", counted)
+    return taken
+
+
+@pytest.mark.parametrize("edit", [True, False])
+def test_a_miss_at_start_up_hands_its_stamps_to_the_full_command(
+    workspace: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, edit: bool
+) -> None:
+    """After a change, the fast path's stamps of the tree are the full command's key taken
+    before: one stamp there and one to store, not four; the stored answer is the fresh one."""
+    _check(workspace)
+    if edit:
+        Editor(workspace).replace(PROOF, STEP_PROOF, "  sorry\n")
+    else:  # a damaged answer under the right key: a miss with the same stamps
+        record = next(Path(cache_dir_for(str(workspace))).glob("answer-*.json"))
+        data = json.loads(record.read_text())
+        data["answer"]["violations"] = "damaged"
+        record.write_text(json.dumps(data))
+    fresh = _check(workspace, "--no-cache")
+    taken = _count_stamps(monkeypatch)
+    assert fastpath.try_check(["check", "--root", str(workspace)]) is None
+    assert _check(workspace) == fresh
+    assert taken == [PURPOSE, PURPOSE]  # the fast path's, and the one `store` takes
+    assert _fast_check(workspace, capsys) == fresh  # stored under the fast path's stamps
+    assert stored.handed(workspace, PURPOSE) is None  # taken once
+
+
+def test_a_handed_over_recording_stores_nothing_once_the_tree_moved(
+    workspace: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _check(workspace)
+    editor = Editor(workspace)
+    editor.replace(PROOF, STEP_PROOF, "  sorry\n")
+    assert fastpath.try_check(["check", "--root", str(workspace)]) is None  # hands over
+    editor.replace(PROOF, "  sorry\n", STEP_PROOF)  # after the stamps, before the gate
+    answer = _check(workspace)  # takes the handed recording: the tree is not as stamped
+    assert inputs.lookup(workspace, PURPOSE) is None
+    assert answer == _check(workspace, "--no-cache")
+    assert _check(workspace) == answer  # stamps of its own: stored
+    assert _fast_check(workspace, capsys) == answer
+
+
+def test_a_handed_over_recording_serves_its_root_and_purpose_once(workspace: Path) -> None:
+    recording = inputs.Recording(workspace, PURPOSE)
+    stored.hand_over(recording)
+    assert stored.handed(workspace, "report-html\0elsewhere") is None
+    assert stored.handed(workspace, PURPOSE) is None  # the slot was emptied by the first ask
+    stored.hand_over(recording)
+    assert stored.handed(workspace / "Formal", PURPOSE) is None
+    stored.hand_over(recording)
+    assert stored.handed(workspace, PURPOSE) is recording
+    assert stored.handed(workspace, PURPOSE) is None
+
+
+def test_consult_takes_the_key_a_recording_takes(workspace: Path) -> None:
+    """The recording :func:`inputs.consult` derives from the stored record's stamps (which
+    also cover the witness modules found last time) has the key a fresh recording of the
+    known inputs takes, whether the stored answer still holds or not."""
+    known = stored._known_inputs(workspace)
+    _check(workspace)
+    record = next(Path(cache_dir_for(str(workspace))).glob("answer-*.json"))
+    assert len(json.loads(record.read_text())["extra"]) > len(known)  # witness modules too
+    for edit in (False, True):
+        if edit:
+            Editor(workspace).replace(PROOF, STEP_PROOF, "  sorry\n")
+        answer, recording = inputs.consult(workspace, PURPOSE, known)
+        assert (answer is None) == edit
+        assert recording.before == inputs.Recording(workspace, PURPOSE, known).before
+
+
+def test_a_site_miss_at_start_up_hands_its_stamps_to_the_full_command(
+    workspace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    argv = ["report", "--root", str(workspace), "--format", "badges", "-o", str(tmp_path / "s")]
+    assert invoke(*argv).stderr.startswith("wrote")
+    Editor(workspace).replace(PROOF, STEP_PROOF, "  sorry\n")
+    taken = _count_stamps(monkeypatch)
+    assert fastpath.try_report(argv) is None
+    assert invoke(*argv).stderr.startswith("wrote")
+    assert len(taken) == 2  # the fast path's, and the one `store` takes
+    assert fastpath.try_report(argv) == 0  # stored under the fast path's stamps

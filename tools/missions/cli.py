@@ -76,13 +76,18 @@ from missions.settings import load_settings, settings_path
 from missions.stamps import check_stampable, stamp_witnesses
 from missions.status import Analysis, Violation, analyze
 from missions.stored import (
+    PURPOSE as CHECK_PURPOSE,
+)
+from missions.stored import (
     check_answer,
     check_json,
     check_lines,
     gate_of,
+    handed,
     keep_check,
     keep_site,
     site_hint,
+    site_purpose,
     site_up_to_date,
     start_check,
     start_site,
@@ -604,9 +609,12 @@ def check(
     try:
         top = _root(root)
         evidence = _evidence(top, lean, checks, comparator)
-        answer = stored_check(top) if plain else None
+        # the start-up fast path found no answer: its stamps are the key taken before
+        recording = handed(top, CHECK_PURPOSE) if plain else None
+        answer = stored_check(top) if plain and recording is None else None
         if answer is None:
-            recording = start_check(top) if plain else None
+            if plain and recording is None:
+                recording = start_check(top)
             analysis, lint = analyse_and_lint(top, ids, use_cache=not no_cache)
             if lean:
                 _, extra = _kernel(analysis, evidence)
@@ -916,11 +924,13 @@ def report(
         top = _root(root)
         evidence = _evidence(top, lean, checks)
         if plain and output is not None:
-            unchanged = stored_site(top, fmt, output)
-            if unchanged is not None:
-                err.print(escape(site_up_to_date(str(output), fmt, unchanged)))
-                return
-            recording = start_site(top, fmt, output)
+            taken = handed(top, site_purpose(fmt, output))  # see `check`
+            if taken is None:
+                unchanged = stored_site(top, fmt, output)
+                if unchanged is not None:
+                    err.print(escape(site_up_to_date(str(output), fmt, unchanged)))
+                    return
+            recording = taken or start_site(top, fmt, output)
         analysis, lint = analyse_and_lint(top, ids)
         extra = _kernel(analysis, evidence)[1] if lean else []
         gate = run_gate(analysis, extra, kernel_dependencies=lean, lint=lint)

@@ -159,10 +159,11 @@ def try_check(argv: list[str]) -> int | None:
     root = locate_root(os.getcwd()) if root_arg is None else os.path.realpath(root_arg)
     if root is None or root_problem(root) is not None:
         return None
-    from missions.stored import check_json, check_lines, stored_check
+    from missions.stored import check_json, check_lines, consult_check, hand_over
 
-    answer = stored_check(root)
+    answer, recording = consult_check(root)
     if answer is None:
+        hand_over(recording)  # the full command stores its answer under these stamps
         return None
     if as_json:
         import json
@@ -212,10 +213,11 @@ def try_report(argv: list[str]) -> int | None:
         return None
     from pathlib import Path
 
-    from missions.stored import site_up_to_date, stored_site
+    from missions.stored import consult_site, hand_over, site_up_to_date
 
-    count = stored_site(Path(root), fmt, Path(output))
+    count, recording = consult_site(Path(root), fmt, Path(output))
     if count is None:
+        hand_over(recording)
         return None
     sys.stderr.write(site_up_to_date(str(Path(output)), fmt, count) + "\n")
     sys.stderr.flush()

@@ -205,16 +205,40 @@ def _record_path(root: str, purpose: str) -> str:
 def lookup(root: str | os.PathLike[str], purpose: str) -> Any:
     """The answer stored for ``purpose`` if nothing it may have read changed since, else
     None (also for a missing, damaged or foreign record: the caller computes afresh)."""
+    return _consult(os.path.realpath(root), purpose, None)[0]
+
+
+def consult(
+    root: str | os.PathLike[str], purpose: str, extra: Iterable[str]
+) -> tuple[Any, Recording]:
+    """:func:`lookup`, and the :class:`Recording` (with ``extra`` as its inputs) to store a
+    fresh answer under: taken from the same stamps of the tree where the stored record's
+    inputs begin with ``extra`` (the usual case), so a miss costs one stamp, not two."""
     top = os.path.realpath(root)
+    known = list(extra)
+    answer, recording = _consult(top, purpose, known)
+    return answer, recording if recording is not None else Recording(top, purpose, known)
+
+
+def _consult(top: str, purpose: str, known: list[str] | None) -> tuple[Any, Recording | None]:
+    started = time.time_ns()
     try:
         with open(_record_path(top, purpose), encoding="utf-8") as handle:
             record = json.load(handle)
         if record["purpose"] != purpose or not isinstance(record["extra"], list):
-            return None
+            return None, None
         extra = [str(path) for path in record["extra"]]
-        return record["answer"] if workspace_key(top, purpose, extra) == record["key"] else None
+        stamps = _stamps(top, purpose, extra)
+        matched = hashlib.sha256("\n".join(stamps.parts).encode()).hexdigest() == record["key"]
+        answer = record["answer"] if matched else None
     except (OSError, ValueError, KeyError, TypeError, RecursionError):
-        return None
+        return None, None
+    if known is None or extra[: len(known)] != known:
+        return answer, None
+    # each extra file is the last part of its own: without the later ones, these are the
+    # parts a Recording of ``known`` takes
+    parts = stamps.parts[: len(stamps.parts) - (len(extra) - len(known))]
+    return answer, Recording(top, purpose, known, taken=(started, parts, stamps.newest))
 
 
 class Recording:
@@ -226,14 +250,27 @@ class Recording:
     (:data:`missions.roots.RACY_NS`): its next change might not move the key.
     """
 
-    def __init__(self, root: str | os.PathLike[str], purpose: str, extra: Iterable[str] = ()):
+    def __init__(
+        self,
+        root: str | os.PathLike[str],
+        purpose: str,
+        extra: Iterable[str] = (),
+        *,
+        taken: tuple[int, list[str], int] | None = None,
+    ):
+        """``taken``: (when, parts, newest time) of stamps already taken (:func:`consult`);
+        else the tree is stamped now. The newest time may cover more files than the parts
+        (then more counts as racy: the safe direction)."""
         self.top = os.path.realpath(root)
         self.purpose = purpose
         self.extra = list(extra)
-        self.started = time.time_ns()
-        stamps = _stamps(self.top, purpose, self.extra)
-        self.before = hashlib.sha256("\n".join(stamps.parts).encode()).hexdigest()
-        self.racy = stamps.newest > self.started - roots.RACY_NS
+        if taken is None:
+            self.started = time.time_ns()
+            stamps = _stamps(self.top, purpose, self.extra)
+            taken = (self.started, stamps.parts, stamps.newest)
+        self.started, parts, newest = taken
+        self.before = hashlib.sha256("\n".join(parts).encode()).hexdigest()
+        self.racy = newest > self.started - roots.RACY_NS
 
     def store(self, answer: Any, found: Iterable[str] = ()) -> bool:
         """Keep ``answer``; ``found`` are inputs that became known while computing it (the

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from missions.cache import WITNESS_RESULTS_FILE, cache_dir_for
-from missions.inputs import Recording, lookup, path_stamp
+from missions.inputs import Recording, consult, lookup, path_stamp
 
 if TYPE_CHECKING:  # this module is also the start-up fast path's: no heavy import
     from missions.gate import GateResult
@@ -96,6 +96,13 @@ def stored_check(root: Path | str) -> dict[str, Any] | None:
     return answer if _well_formed(answer) else None
 
 
+def consult_check(root: Path | str) -> tuple[dict[str, Any] | None, Recording]:
+    """:func:`stored_check`, and the recording a fresh answer is stored with (the same
+    stamps of the tree: see :func:`missions.inputs.consult`)."""
+    answer, recording = consult(root, PURPOSE, _known_inputs(root))
+    return (answer if _well_formed(answer) else None), recording
+
+
 def gate_of(answer: dict[str, Any]) -> GateResult:
     """The findings of an answer as a gate result (for the formats that need one)."""
     from missions.gate import GateResult
@@ -129,10 +136,37 @@ def keep_check(recording: Recording, analysis: Analysis, answer: dict[str, Any])
     return recording.store(answer, _witness_inputs(analysis))
 
 
+# -------------------------------------------------------------------- hand-off
+
+#: A recording the start-up fast path took and found no answer under, for the full command
+#: that runs next in the same process (:func:`hand_over`, :func:`handed`).
+_handed: list[Recording] = []
+
+
+def hand_over(recording: Recording) -> None:
+    """Leave ``recording`` to the full command the fast path falls back to: its stamps of
+    the tree serve as the key taken before (a second stamp at 2,000 missions costs 0.1 s)."""
+    _handed[:] = [recording]
+
+
+def handed(root: Path | str, purpose: str) -> Recording | None:
+    """The recording :func:`hand_over` left for ``purpose`` at ``root``, once: whatever asks
+    first takes the slot, so nothing later in a long-lived process reuses it. A recording
+    taken early stays sound: :meth:`Recording.store` keeps nothing if any stamp moved since,
+    and counts more files as racy the earlier it was taken."""
+    if not _handed:
+        return None
+    recording = _handed.pop()
+    if recording.top != os.path.realpath(root) or recording.purpose != purpose:
+        return None
+    return recording
+
+
 # ----------------------------------------------------------------------- sites
 
 
-def _site_purpose(fmt: str, output: Path) -> str:
+def site_purpose(fmt: str, output: Path) -> str:
+    """The purpose a plain ``report --format FMT -o OUTPUT`` is stored under."""
     return f"report-{fmt}\0{os.path.realpath(output)}"
 
 
@@ -158,7 +192,16 @@ def site_up_to_date(output: str, fmt: str, count: int) -> str:
 def stored_site(root: Path, fmt: str, output: Path) -> int | None:
     """How many files the last ``report --format FMT -o OUTPUT`` wrote, if nothing it read
     changed since and every one of them is still as written; else None."""
-    answer = lookup(root, _site_purpose(fmt, output))
+    return _intact(lookup(root, site_purpose(fmt, output)))
+
+
+def consult_site(root: Path, fmt: str, output: Path) -> tuple[int | None, Recording]:
+    """:func:`stored_site`, and the recording a fresh site is stored with."""
+    answer, recording = consult(root, site_purpose(fmt, output), _known_inputs(root))
+    return _intact(answer), recording
+
+
+def _intact(answer: Any) -> int | None:
     try:
         files: dict[str, str] = answer["files"]
         intact = all(path_stamp(path) == stamp for path, stamp in files.items())
@@ -168,7 +211,7 @@ def stored_site(root: Path, fmt: str, output: Path) -> int | None:
 
 
 def start_site(root: Path, fmt: str, output: Path) -> Recording:
-    return Recording(root, _site_purpose(fmt, output), _known_inputs(root))
+    return Recording(root, site_purpose(fmt, output), _known_inputs(root))
 
 
 def keep_site(recording: Recording, analysis: Analysis, written: Iterable[Path]) -> bool:
