@@ -10,6 +10,7 @@ failing, so the test cannot pass vacuously.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 from collections.abc import Callable
 from dataclasses import MISSING
 from pathlib import Path
@@ -17,7 +18,8 @@ from pathlib import Path
 import pytest
 
 from conftest import as_lists
-from missions.lean.scan import Decl, FileScan, scan_source
+from missions.lean.lexer import DOC, MODDOC, Token, lex
+from missions.lean.scan import KIND_NAMES, Decl, FileScan, scan_source, token_digest
 from missions.lean.vocabulary import DECL_KEYWORDS, SCOPE_COMMANDS, SOFT_COMMANDS
 from mutant_support import case_files, outcome
 
@@ -919,6 +921,39 @@ def test_the_token_digest_is_stable_and_ignores_what_lean_ignores() -> None:
     assert digest not in {scan_source(text).digest for text in moved}
     exits = [scan_source(f"theorem {n} : True := trivial\n#exit\n").digest for n in "tu"]
     assert digest not in exits and exits[0] != exits[1]
+
+
+def _reference_digest(tokens: list[Token], exit_cut: bool, text: str) -> str:
+    """The pin digest as its format defines it, written plainly (the scanner's is tuned)."""
+    kept = [t for t in tokens if t[0] not in (DOC, MODDOC)]
+    parts = []
+    previous_end = 0
+    for index, (kind, value, offset) in enumerate(kept):
+        breaks = "\n" in text[previous_end:offset]
+        column = offset - (text.rfind("\n", 0, offset) + 1)
+        parts.append(f"{KIND_NAMES[kind]}\x1f{value}\x1f{'n' if breaks or not index else ''}")
+        parts[-1] += f"{column}\x1e"
+        previous_end = offset + len(value)
+    return hashlib.sha256(("".join(parts) + ("#exit" if exit_cut else "")).encode()).hexdigest()
+
+
+def test_the_token_digest_is_its_plain_definition() -> None:
+    sources = [
+        path.read_text(encoding="utf-8")
+        for path in sorted(Path(__file__).parent.parent.glob("Formal/**/*.lean"))
+    ]
+    sources += [
+        "/-- doc -/ theorem t : True := trivial",  # the first kept token after a doc
+        "  /-! m -/\n\n  def a := 1\n/-- d -/\ndef b :=\n    a",
+        "theorem t : True := by\n  trivial\n#exit\nafter",
+        "",
+    ]
+    for text in sources:
+        source = lex(text)
+        for cut in (False, True):
+            assert token_digest(source.tokens, cut, text) == _reference_digest(
+                source.tokens, cut, text
+            )
 
 
 @pytest.mark.parametrize(

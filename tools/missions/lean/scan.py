@@ -298,18 +298,23 @@ def token_digest(tokens: list[Token], exit_cut: bool, text: str) -> str:
     """
     names = KIND_NAMES
     parts: list[str] = []
+    append = parts.append
     rfind = text.rfind
     previous_end = 0  # the end of the last token the digest keeps
     line_start = 0
+    first = "n"  # the first token kept counts as starting a line
     for kind, value, offset in tokens:
         if kind in (DOC, MODDOC):
             continue  # docs are free to change: they count as the space they fill
+        # the column, after a line break ("n") or not: `withPosition`, `colGe` and `noWs`
+        # read it (one formatted string per token: this loop is a tenth of a cold scan)
         newline = rfind("\n", previous_end, offset)
         if newline >= 0:
             line_start = newline + 1
-        # the column, after a line break or not: `withPosition`, `colGe` and `noWs` read it
-        layout = f"{'n' if newline >= 0 or not parts else ''}{offset - line_start}"
-        parts.append(f"{names[kind]}\x1f{value}\x1f{layout}\x1e")
+            append(f"{names[kind]}\x1f{value}\x1fn{offset - line_start}\x1e")
+        else:
+            append(f"{names[kind]}\x1f{value}\x1f{first}{offset - line_start}\x1e")
+        first = ""
         previous_end = offset + len(value)
     stream = "".join(parts)
     if exit_cut:
