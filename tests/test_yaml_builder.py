@@ -189,8 +189,10 @@ def compare(text: str) -> bool:
     if built is not _UNBUILT:
         assert typed(built) == typed(expected), text
         assert problems_of(path, built) == problems_of(path, expected), text
-    indexed_lines, data = load_indexed(path, text)
+    indexed_lines, data, sound = load_indexed(path, text)
     assert indexed_lines == lines and typed(data) == typed(expected), text
+    if sound:  # the walk it spares would have found nothing
+        assert built is not _UNBUILT and problems_of(path, data) == [], text
     return built is not _UNBUILT
 
 
@@ -235,3 +237,23 @@ def test_what_the_builder_cannot_reproduce_is_left_to_the_safe_loader(text: str)
     check_depth(Path("m.yaml"), text, builder)
     assert builder.document() is _UNBUILT
     assert compare(text) is False
+
+
+@pytest.mark.parametrize("extra", [0, 1])
+def test_the_built_document_spares_the_structure_walk_only_within_its_budget(extra: int) -> None:
+    """Without an alias, every value is a node of the expansion the walk bounds: a document
+    at the budget is certified, one value more is left to the walk, which reports it."""
+    from missions.yamlio import MAX_EXPANDED_NODES
+
+    path = Path("m.yaml")
+    items = MAX_EXPANDED_NODES - 2 + extra  # the root and the list count too
+    text = "a:\n" + "  - 1\n" * items
+    _, data, sound = load_indexed(path, text)
+    assert len(data["a"]) == items
+    assert sound is (extra == 0)
+    assert bool(problems_of(path, data)) is (extra == 1)
+
+
+def test_a_document_with_an_alias_is_always_walked() -> None:
+    _, data, sound = load_indexed(Path("m.yaml"), "a: &x [1, 2]\nb: *x\n")
+    assert data == {"a": [1, 2], "b": [1, 2]} and not sound

@@ -567,8 +567,10 @@ def load_mission_file(path: Path, text: str | None = None) -> MissionFile:
     """
     if text is None:
         text = read_text(path)
-    lines, data = load_indexed(path, text)
-    fast_problems = structure_problems(path, data) if isinstance(data, dict | list) else []
+    lines, data, sound = load_indexed(path, text)
+    fast_problems = (
+        structure_problems(path, data) if not sound and isinstance(data, dict | list) else []
+    )
     if any(p.message == TOO_DEEP for p in fast_problems):
         # the round-trip parser would recurse through every level: locate it in the text
         raise InputError.single(path, nesting_line(text), TOO_DEEP, "yaml")

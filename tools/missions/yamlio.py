@@ -304,18 +304,25 @@ def _piece(part: int | str) -> str:
     return f"k{part}" if isinstance(part, str) else f"i{part}"
 
 
-def load_indexed(path: Path, text: str) -> tuple[LineIndex | None, Any]:
+def load_indexed(path: Path, text: str) -> tuple[LineIndex | None, Any, bool]:
     """:func:`check_depth` and :func:`fast_load` of ``text`` from one parse: the line index,
-    and the document (``None`` where the safe loader cannot build it).
+    the document (``None`` where the safe loader cannot build it), and whether
+    :func:`structure_problems` is known to find nothing in it.
 
     A mission file is parsed by :func:`check_depth` anyway; the document is built from the
     same events (:class:`_Builder`) where they stay within what the builder knows to build
-    exactly as the safe loader does, else by the safe loader itself.
+    exactly as the safe loader does, else by the safe loader itself. A built document has no
+    explicit tag and no recursion (the builder gives up on both) and is no deeper than
+    :func:`check_depth` allows; without an alias, every value is one node, so the builder's
+    count of them is the expansion :func:`structure_problems` bounds. Such a document needs
+    no second walk.
     """
     builder = _Builder()
     lines = check_depth(path, text, builder)
     data = builder.document()
-    return lines, fast_load(text) if data is _UNBUILT else data
+    if data is _UNBUILT:
+        return lines, fast_load(text), False
+    return lines, data, not builder.aliases and builder.values <= MAX_EXPANDED_NODES
 
 
 #: what :meth:`_Builder.document` gives for a document it did not build
@@ -354,6 +361,9 @@ class _Builder:
         self._open: set[int] = set()
         self._anchors: dict[str, Any] = {}
         self._tags: dict[str, str] = {}
+        #: whether an alias was met, and how many values (not keys) were placed
+        self.aliases = False
+        self.values = 0
 
     def document(self) -> Any:
         if self._failed or not self._ended or self._documents != 1:
@@ -386,6 +396,7 @@ class _Builder:
             value = self._anchors[event.anchor]
             if id(value) in self._open:
                 raise _GiveUp  # a recursive alias
+            self.aliases = True
             self._place(value, None)
         elif isinstance(event, DocumentStartEvent):
             self._documents += 1
@@ -419,11 +430,13 @@ class _Builder:
             if self._root is not _UNBUILT:
                 raise _GiveUp
             self._root = value
+            self.values += 1
             return
         frame = self._stack[-1]
         container = frame[0]
         if not frame[1]:
             container.append(value)
+            self.values += 1
         elif frame[2]:  # a key (a list or mapping is not hashable: the lookup below gives up)
             frame[2], frame[3] = False, value
         else:
@@ -431,6 +444,7 @@ class _Builder:
                 raise _GiveUp  # the safe loader refuses a duplicate key
             container[frame[3]] = value
             frame[2] = True
+            self.values += 1
 
 
 class _GiveUp(Exception):
