@@ -24,7 +24,7 @@ import pytest
 from conftest import REPO, committed_demo, copy_repo_workspace, git, init_repo, invoke
 from missions import fastpath, inputs, roots, stored
 from missions.cache import cache_dir_for
-from missions.stored import PURPOSE
+from missions.stored import CHECK_PURPOSE
 from missions.witnesses import WORKSPACE_FOLDER
 
 README = (
@@ -150,7 +150,7 @@ def test_the_stored_answer_is_always_the_fresh_one(
             edits[name]()
         fresh = {fmt: _check(root, "--format", fmt, "--no-cache") for fmt in ("text", "json")}
         first = _check(root, "--format", "json")  # computes and stores
-        assert inputs.lookup(root, PURPOSE) is not None, name
+        assert inputs.lookup(root, CHECK_PURPOSE) is not None, name
         for fmt in ("text", "json"):  # from the stored answer, in the CLI and at start-up
             assert _check(root, "--format", fmt) == fresh[fmt], (name, fmt)
             assert _fast_check(root, capsys, "--format", fmt) == fresh[fmt], (name, fmt)
@@ -196,7 +196,7 @@ def test_no_answer_is_stored_while_a_file_is_racy(
 ) -> None:
     monkeypatch.setattr(roots, "RACY_NS", 3600 * 10**9)  # every file counts as just changed
     _check(workspace)
-    assert inputs.lookup(workspace, PURPOSE) is None
+    assert inputs.lookup(workspace, CHECK_PURPOSE) is None
 
 
 def test_an_answer_is_not_stored_when_an_input_moved_while_it_was_computed(
@@ -223,7 +223,7 @@ def test_an_option_run_neither_reads_nor_stores(
     workspace: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _check(workspace)
-    assert inputs.lookup(workspace, PURPOSE) is not None
+    assert inputs.lookup(workspace, CHECK_PURPOSE) is not None
     record = next(Path(cache_dir_for(str(workspace))).glob("answer-*.json"))
     data = json.loads(record.read_text())
     data["answer"]["headline"] = "gate: forged"
@@ -544,9 +544,9 @@ def test_a_miss_at_start_up_hands_its_stamps_to_the_full_command(
     taken = _count_stamps(monkeypatch)
     assert fastpath.try_check(["check", "--root", str(workspace)]) is None
     assert _check(workspace) == fresh
-    assert taken == [PURPOSE, PURPOSE]  # the fast path's, and the one `store` takes
+    assert taken == [CHECK_PURPOSE, CHECK_PURPOSE]  # the fast path's, and the one `store` takes
     assert _fast_check(workspace, capsys) == fresh  # stored under the fast path's stamps
-    assert stored.handed(workspace, PURPOSE) is None  # taken once
+    assert stored.handed(workspace, CHECK_PURPOSE) is None  # taken once
 
 
 def test_a_handed_over_recording_stores_nothing_once_the_tree_moved(
@@ -558,22 +558,22 @@ def test_a_handed_over_recording_stores_nothing_once_the_tree_moved(
     assert fastpath.try_check(["check", "--root", str(workspace)]) is None  # hands over
     editor.replace(PROOF, "  sorry\n", STEP_PROOF)  # after the stamps, before the gate
     answer = _check(workspace)  # takes the handed recording: the tree is not as stamped
-    assert inputs.lookup(workspace, PURPOSE) is None
+    assert inputs.lookup(workspace, CHECK_PURPOSE) is None
     assert answer == _check(workspace, "--no-cache")
     assert _check(workspace) == answer  # stamps of its own: stored
     assert _fast_check(workspace, capsys) == answer
 
 
 def test_a_handed_over_recording_serves_its_root_and_purpose_once(workspace: Path) -> None:
-    recording = inputs.Recording(workspace, PURPOSE)
+    recording = inputs.Recording(workspace, CHECK_PURPOSE)
     stored.hand_over(recording)
     assert stored.handed(workspace, "report-html\0elsewhere") is None
-    assert stored.handed(workspace, PURPOSE) is None  # the slot was emptied by the first ask
+    assert stored.handed(workspace, CHECK_PURPOSE) is None  # the slot was emptied by the first ask
     stored.hand_over(recording)
-    assert stored.handed(workspace / "Formal", PURPOSE) is None
+    assert stored.handed(workspace / "Formal", CHECK_PURPOSE) is None
     stored.hand_over(recording)
-    assert stored.handed(workspace, PURPOSE) is recording
-    assert stored.handed(workspace, PURPOSE) is None
+    assert stored.handed(workspace, CHECK_PURPOSE) is recording
+    assert stored.handed(workspace, CHECK_PURPOSE) is None
 
 
 def test_consult_takes_the_key_a_recording_takes(workspace: Path) -> None:
@@ -587,9 +587,9 @@ def test_consult_takes_the_key_a_recording_takes(workspace: Path) -> None:
     for edit in (False, True):
         if edit:
             Editor(workspace).replace(PROOF, STEP_PROOF, "  sorry\n")
-        answer, recording = inputs.consult(workspace, PURPOSE, known)
+        answer, recording = inputs.consult(workspace, CHECK_PURPOSE, known)
         assert (answer is None) == edit
-        assert recording.before == inputs.Recording(workspace, PURPOSE, known).before
+        assert recording.before == inputs.Recording(workspace, CHECK_PURPOSE, known).before
 
 
 def test_a_site_miss_at_start_up_hands_its_stamps_to_the_full_command(

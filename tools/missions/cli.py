@@ -76,9 +76,7 @@ from missions.settings import load_settings, settings_path
 from missions.stamps import check_stampable, stamp_witnesses
 from missions.status import Analysis, Violation, analyze
 from missions.stored import (
-    PURPOSE as CHECK_PURPOSE,
-)
-from missions.stored import (
+    CHECK_PURPOSE,
     check_answer,
     check_json,
     check_lines,

@@ -193,7 +193,10 @@ def workspace_key(root: str | os.PathLike[str], purpose: str, extra: Iterable[st
     the tool's code and version, the workspace tree, git, the import path, the environment
     variables the tool reads, and the ``extra`` files (inputs that live elsewhere, such as
     the saved witness results). ``purpose`` names the answer (and its options)."""
-    parts = _stamps(os.path.realpath(root), purpose, extra).parts
+    return _digest(_stamps(os.path.realpath(root), purpose, extra).parts)
+
+
+def _digest(parts: list[str]) -> str:
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
 
 
@@ -229,8 +232,7 @@ def _consult(top: str, purpose: str, known: list[str] | None) -> tuple[Any, Reco
             return None, None
         extra = [str(path) for path in record["extra"]]
         stamps = _stamps(top, purpose, extra)
-        matched = hashlib.sha256("\n".join(stamps.parts).encode()).hexdigest() == record["key"]
-        answer = record["answer"] if matched else None
+        answer = record["answer"] if _digest(stamps.parts) == record["key"] else None
     except (OSError, ValueError, KeyError, TypeError, RecursionError):
         return None, None
     if known is None or extra[: len(known)] != known:
@@ -269,7 +271,7 @@ class Recording:
             stamps = _stamps(self.top, purpose, self.extra)
             taken = (self.started, stamps.parts, stamps.newest)
         self.started, parts, newest = taken
-        self.before = hashlib.sha256("\n".join(parts).encode()).hexdigest()
+        self.before = _digest(parts)
         self.racy = newest > self.started - roots.RACY_NS
 
     def store(self, answer: Any, found: Iterable[str] = ()) -> bool:
@@ -283,13 +285,13 @@ class Recording:
         # one stamp of the tree serves both: each extra file is the last part of its own,
         # so without the new ones the parts are the key taken before
         before = final.parts[: len(final.parts) - len(new)]
-        if hashlib.sha256("\n".join(before).encode()).hexdigest() != self.before:
+        if _digest(before) != self.before:
             return False
         if final.newest > self.started - roots.RACY_NS:
             return False
         record = {
             "purpose": self.purpose,
-            "key": hashlib.sha256("\n".join(final.parts).encode()).hexdigest(),
+            "key": _digest(final.parts),
             "extra": extra,
             "answer": answer,
         }

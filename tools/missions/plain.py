@@ -2,7 +2,7 @@
 
 rich strips bell, backspace, vertical tab, form feed and carriage return from what it
 prints (``rich.control.STRIP_CONTROL_CODES``) with ``str.translate`` over a table, which
-visits every character in Python-level lookups once the text holds any non-ASCII letter:
+visits every character in Python-level lookups once the text holds any non-ASCII character:
 0.14 s for the 21,000 lines of a 2,000-mission gate. One regular expression strips the same
 characters at C speed, and this module imports nothing heavy (the start-up fast path uses
 it).

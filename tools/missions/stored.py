@@ -31,7 +31,7 @@ if TYPE_CHECKING:  # this module is also the start-up fast path's: no heavy impo
     from missions.status import Analysis, Violation
 
 #: The stored answer of a plain ``check``.
-PURPOSE = "check"
+CHECK_PURPOSE = "check"
 #: The fields of a finding, in the order of ``check --json``.
 FINDING_FIELDS = ("rule", "mission", "target", "file", "line", "message")
 
@@ -92,14 +92,14 @@ def _well_formed(answer: Any) -> bool:
 
 def stored_check(root: Path | str) -> dict[str, Any] | None:
     """The last plain ``check``'s answer (:func:`check_answer`) if nothing changed since."""
-    answer = lookup(root, PURPOSE)
+    answer = lookup(root, CHECK_PURPOSE)
     return answer if _well_formed(answer) else None
 
 
 def consult_check(root: Path | str) -> tuple[dict[str, Any] | None, Recording]:
     """:func:`stored_check`, and the recording a fresh answer is stored with (the same
     stamps of the tree: see :func:`missions.inputs.consult`)."""
-    answer, recording = consult(root, PURPOSE, _known_inputs(root))
+    answer, recording = consult(root, CHECK_PURPOSE, _known_inputs(root))
     return (answer if _well_formed(answer) else None), recording
 
 
@@ -119,7 +119,7 @@ def gate_of(answer: dict[str, Any]) -> GateResult:
 
 def start_check(root: Path) -> Recording:
     """Take the key before the gate runs (:meth:`Recording.store` stores under it)."""
-    return Recording(root, PURPOSE, _known_inputs(root))
+    return Recording(root, CHECK_PURPOSE, _known_inputs(root))
 
 
 def _witness_inputs(analysis: Analysis) -> list[str]:
