@@ -162,13 +162,15 @@ def test_a_scratch_copy_of_a_proof_name(root: Path) -> None:
 
 def test_a_missing_proof_names_every_exit(root: Path) -> None:
     """The reason for a missing proof names each `#exit` of the workspace, also one in a
-    file no recomputed mission imports."""
+    file no mission imports; a name declared nowhere the root imports is looked up among
+    every module, so the full command answers."""
     _write(root / "Formal/Scratch.lean", "import Mathlib\n\n#exit\n")
     _write(root / "Formal/Scratch/Inner.lean", "import Mathlib\n#exit\n")
     _status(root)  # a new `#exit`: the full command
     proofs = root / "Formal/Alpha/Proofs.lean"
     _write(proofs, proofs.read_text(encoding="utf-8").replace("theorem goal", "theorem goal'"))
-    reasons = json.loads(_same_as_full(root))["missions"][0]["targets"][0]["reasons"]
+    assert _incremental(root) is None
+    reasons = json.loads(_status(root))["missions"][0]["targets"][0]["reasons"]
     assert "at Formal/Scratch.lean:3, Formal/Scratch/Inner.lean:2 cuts" in reasons[0]
 
 
@@ -326,3 +328,16 @@ def test_proof_edits_in_the_bundled_missions(tmp_path: Path) -> None:
     for path in proof_files[:3]:
         _write(path, path.read_text(encoding="utf-8") + "\n-- edited\n")
         _same_as_full(repo)
+
+
+def test_a_proof_renamed_away_is_looked_up_among_every_module(root: Path) -> None:
+    """A copy of the proof's name outside the root's imports (a scratch file) is the
+    mission's once the copy inside is gone: the full command, which sees every module,
+    answers that."""
+    scratch = "theorem Formal.Alpha.goal : Formal.Alpha.Goal := by\n  sorry\n"
+    _write(root / "Formal/Scratch.lean", scratch)
+    _status(root)
+    proofs = root / "Formal/Alpha/Proofs.lean"
+    _write(proofs, proofs.read_text(encoding="utf-8").replace("theorem goal", "theorem goal'"))
+    assert _incremental(root) is None
+    assert "Formal/Scratch.lean" in _status(root)

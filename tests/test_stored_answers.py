@@ -472,6 +472,7 @@ DERIVED_CACHES = (
     "walks.json",
     "dashboard-pages.json",
     "answer-",
+    "check-state.",
 )
 
 

@@ -33,7 +33,7 @@ from missions.checks import KernelEvidence, apply_kernel, load_evidence
 from missions.comparator import CHALLENGE_DIR, comparator_violations, write_export
 from missions.errors import InputError, Problem
 from missions.frontier import frontier, frontier_json
-from missions.gate import GateResult, run_gate
+from missions.gate import gate_headline, run_gate
 from missions.github import append_summary, gate_annotations, gate_summary, problem_annotations
 from missions.junit import junit_xml
 from missions.kernel import (
@@ -61,6 +61,7 @@ from missions.pins import (
 )
 from missions.plain import plain_text
 from missions.progress import progress_lines, weekly_progress
+from missions.recheck import recheck, remember_gate
 from missions.render import (
     advice_lines,
     frontier_lines,
@@ -610,9 +611,12 @@ def check(
         # the start-up fast path found no answer: its stamps are the key taken before
         recording = handed(top, CHECK_PURPOSE) if plain else None
         answer = stored_check(top) if plain and recording is None else None
-        if answer is None:
-            if plain and recording is None:
+        if answer is None and plain:
+            if recording is None:
                 recording = start_check(top)
+            # an edit to proofs: only the missions it can change are gated again
+            answer = recheck(top, recording)
+        if answer is None:
             analysis, lint = analyse_and_lint(top, ids, use_cache=not no_cache)
             if lean:
                 _, extra = _kernel(analysis, evidence)
@@ -621,9 +625,9 @@ def check(
                 extra = [*extra, *comparator_violations(analysis, results)]
             # reads YAML lines for messages: input errors too
             gate = run_gate(analysis, extra, kernel_dependencies=lean, lint=lint)
-            answer = check_answer(gate, _gate_headline(analysis, gate, lean))
-            if recording is not None:
-                keep_check(recording, analysis, answer)
+            answer = check_answer(gate, gate_headline(analysis.summary(), gate, lean))
+            if recording is not None and keep_check(recording, analysis, answer):
+                remember_gate(recording, analysis, gate)
     except InputError as exc:
         if as_json:
             _print_json(
@@ -665,19 +669,6 @@ def check(
         out.print(headline)
     if answer["violations"]:
         raise typer.Exit(1)
-
-
-def _gate_headline(analysis: Analysis, gate: GateResult, lean: bool) -> str:
-    """The gate's last line: the verdict and the tally, with its evidence tier named."""
-    summary = analysis.summary()
-    verdict = "ok" if gate.ok else plural(len(gate.violations), "violation")
-    if gate.warnings:
-        verdict += f", {plural(len(gate.warnings), 'warning')}"
-    return (
-        f"gate: {verdict} — {plural(summary['missions'], 'mission')}, {summary['proved']} "
-        f"of {plural(summary['targets'], 'target')} proved "
-        f"({'kernel' if lean else 'source'} evidence)"
-    )
 
 
 ReasonOption = Annotated[

@@ -43,9 +43,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from missions import gitinfo
 from missions.kernel import compare_dependencies
+from missions.lean.workspace import Module
 from missions.lint import LintResult, lint_missions
 from missions.pins import UNCOMMITTED, closure_paths, proof_closure_digest
 from missions.placeholders import mission_placeholders
@@ -59,8 +61,9 @@ from missions.ratchet import (
     status_timelines,
     target_ref,
 )
+from missions.render import plural
 from missions.reviews import review_findings
-from missions.settings import load_settings
+from missions.settings import PolicySettings, load_settings
 from missions.status import (
     Analysis,
     MissionStatus,
@@ -123,6 +126,8 @@ class GateResult:
     lint: LintResult | None = None
     #: findings that do not fail the gate (a rule's weaker, source-level form)
     warnings: list[Violation] = field(default_factory=list)
+    #: the findings before they were merged (what the incremental ``check`` keeps)
+    parts: GateParts | None = field(default=None, repr=False)
 
     @property
     def ok(self) -> bool:
@@ -201,19 +206,6 @@ def _closure_violations(analysis: Analysis, mission: MissionStatus) -> list[Viol
     return statement_closure_violations(
         analysis.workspace, mission.id, mission.pin.modules, proof_names
     )
-
-
-def _workspace_violations(analysis: Analysis) -> list[Violation]:
-    root = analysis.root
-    violations: list[Violation] = []
-    for module in analysis.workspace.modules.values():
-        rel = module.rel(root)
-        for finding in module.scan.findings:
-            if finding.code in EVERYWHERE:
-                violations.append(
-                    Violation("forbidden-construct", finding.message, rel, finding.line)
-                )
-    return violations
 
 
 def _status_words(status: str | None, evidence: str | None) -> str:
@@ -383,23 +375,22 @@ def standing_status(analysis: Analysis, status: TargetStatus) -> str:
     return status.status
 
 
-def _lint_violations(
-    analysis: Analysis, result: GateResult, lint: Callable[[], LintResult] | None
-) -> list[Violation]:
-    """Unaccepted lint findings of the statement closures, one violation per mission."""
-    result.lint = (
-        lint()
-        if lint is not None
-        else lint_missions(
-            analysis.root,
-            analysis.workspace,
-            [m.file.mission for m in analysis.missions],
-            catalog=analysis.catalog,
-        )
+def _linted(analysis: Analysis, lint: Callable[[], LintResult] | None) -> LintResult:
+    if lint is not None:
+        return lint()
+    return lint_missions(
+        analysis.root,
+        analysis.workspace,
+        [m.file.mission for m in analysis.missions],
+        catalog=analysis.catalog,
     )
+
+
+def _lint_violations(linted: LintResult) -> list[Violation]:
+    """Unaccepted lint findings of the statement closures, one violation per mission."""
     return [
         Violation("lint", f"{f.rule}: {f.message}", f.path, f.line, mission)
-        for f in result.lint.failing
+        for f in linted.failing
         for mission in f.missions or (None,)
     ]
 
@@ -465,6 +456,88 @@ def dependency_warnings(analysis: Analysis, mission: MissionStatus) -> list[Viol
     return found
 
 
+@dataclass
+class MissionFindings:
+    """What the gate found about one mission, in the order it found it."""
+
+    violations: list[Violation] = field(default_factory=list)
+    warnings: list[Violation] = field(default_factory=list)
+
+
+@dataclass
+class GateParts:
+    """The gate's findings before they are merged, in the order :func:`run_gate` finds them.
+
+    The incremental ``check`` (:mod:`missions.recheck`) keeps these and replaces only the
+    parts an edit can change; :meth:`result` merges them the same way whichever parts were
+    recomputed, so the answer is the one the whole gate gives.
+    """
+
+    #: ``extra`` findings and the toolchain pins
+    head: list[Violation] = field(default_factory=list)
+    #: forbidden constructs, per module in the workspace's order
+    modules: dict[str, list[Violation]] = field(default_factory=dict)
+    #: per mission in the catalogue's order
+    missions: list[MissionFindings] = field(default_factory=list)
+    #: the lint and the project policies
+    tail: list[Violation] = field(default_factory=list)
+
+    def result(self, lint: LintResult | None = None) -> GateResult:
+        found = [*self.head]
+        for violations in self.modules.values():
+            found += violations
+        warnings: list[Violation] = []
+        for mission in self.missions:
+            found += mission.violations
+            warnings += mission.warnings
+        found += self.tail
+        unique = list(dict.fromkeys(found))
+        ordered = sorted(
+            unique, key=lambda v: (v.mission or "", v.rule, v.file or "", v.line or 0, v.message)
+        )
+        return GateResult(violations=ordered, lint=lint, warnings=warnings, parts=self)
+
+
+def module_violations(root: Path, module: Module) -> list[Violation]:
+    """The constructs forbidden anywhere in the workspace that ``module`` holds."""
+    rel = module.rel(root)
+    return [
+        Violation("forbidden-construct", finding.message, rel, finding.line)
+        for finding in module.scan.findings
+        if finding.code in EVERYWHERE
+    ]
+
+
+def mission_findings(
+    analysis: Analysis,
+    mission: MissionStatus,
+    timeline: Timeline,
+    policy: PolicySettings,
+    *,
+    kernel_dependencies: bool = False,
+) -> MissionFindings:
+    """Every per-mission rule over one analysed mission (``timeline``: its file's history)."""
+    found = MissionFindings()
+    add = found.violations.extend
+    rel = relative(mission.file.path, analysis.root)
+    violations, advice = review_findings(mission.file, policy.reviews, rel)
+    add(violations)
+    found.warnings.extend(advice)
+    add(_pin_violations(analysis, mission))
+    add(_closure_violations(analysis, mission))
+    for status in mission.targets:
+        add(status.violations)
+    books = regression_ledgers(analysis, mission, timeline)
+    add(_regression_violations(analysis, mission, books))
+    lowered = {b.status.target.id for b in books if b.lowered_now and b.owed}
+    add(_drift(analysis, mission, lowered))
+    add(_placeholder_violations(analysis, mission))
+    add(_witness_stale(analysis, mission))
+    if not kernel_dependencies:
+        found.warnings.extend(dependency_warnings(analysis, mission))
+    return found
+
+
 def run_gate(
     analysis: Analysis,
     extra: Iterable[Violation] = (),
@@ -479,37 +552,39 @@ def run_gate(
     ``lint`` gives the lint of the analysed missions, if it was started before (see
     :func:`missions.load.analyse_and_lint`); else the gate lints them.
     """
-    result = GateResult()
-    add = result.violations.extend
-    add(extra)
+    parts = GateParts(head=list(extra))
     for check in pin_checks(analysis.root):
         if not check.ok:
-            add([Violation("toolchain-pin", check.message, check.file, check.line)])
-    add(_workspace_violations(analysis))
+            parts.head.append(Violation("toolchain-pin", check.message, check.file, check.line))
+    for name, module in analysis.workspace.modules.items():
+        parts.modules[name] = module_violations(analysis.root, module)
     timelines = status_timelines(analysis.root, [m.file.path for m in analysis.missions])
     policy = load_settings(analysis.root).policy
     for mission in analysis.missions:
-        rel = relative(mission.file.path, analysis.root)
-        found, advice = review_findings(mission.file, policy.reviews, rel)
-        add(found)
-        result.warnings.extend(advice)
-        add(_pin_violations(analysis, mission))
-        add(_closure_violations(analysis, mission))
-        for status in mission.targets:
-            add(status.violations)
-        books = regression_ledgers(analysis, mission, timelines[mission.file.path])
-        add(_regression_violations(analysis, mission, books))
-        lowered = {b.status.target.id for b in books if b.lowered_now and b.owed}
-        add(_drift(analysis, mission, lowered))
-        add(_placeholder_violations(analysis, mission))
-        add(_witness_stale(analysis, mission))
-        if not kernel_dependencies:
-            result.warnings.extend(dependency_warnings(analysis, mission))
-    add(_lint_violations(analysis, result, lint))
-    add(policy_violations(analysis, policy))
+        parts.missions.append(
+            mission_findings(
+                analysis,
+                mission,
+                timelines[mission.file.path],
+                policy,
+                kernel_dependencies=kernel_dependencies,
+            )
+        )
+    linted = _linted(analysis, lint)
+    parts.tail = _lint_violations(linted)
+    parts.tail += policy_violations(analysis, policy)
     analysis.memo.keep()  # the dependency warnings walked too
-    unique = list(dict.fromkeys(result.violations))
-    result.violations = sorted(
-        unique, key=lambda v: (v.mission or "", v.rule, v.file or "", v.line or 0, v.message)
+    return parts.result(linted)
+
+
+def gate_headline(summary: dict[str, int], gate: GateResult, lean: bool) -> str:
+    """The gate's last line: the verdict and the tally (``summary``: :meth:`Analysis.summary`'s
+    counts), with its evidence tier named."""
+    verdict = "ok" if gate.ok else plural(len(gate.violations), "violation")
+    if gate.warnings:
+        verdict += f", {plural(len(gate.warnings), 'warning')}"
+    return (
+        f"gate: {verdict} — {plural(summary['missions'], 'mission')}, {summary['proved']} "
+        f"of {plural(summary['targets'], 'target')} proved "
+        f"({'kernel' if lean else 'source'} evidence)"
     )
-    return result

@@ -82,6 +82,7 @@ from missions.status import (
     AnalysisMemo,
     TargetStatus,
     mission_state,
+    names_inside_root,
     pin_reason,
     summary_of,
     target_status,
@@ -190,7 +191,7 @@ def remember(
             "pin": info.lean.statement_pin,
             "statement_closure": sorted(mission.pin.modules),
         }
-        _reaches(record, workspace, mission.targets)
+        record_reach(record, workspace, mission.targets)
         record["built"] = info.lean.module in analysis.memo.built()
         _answer(record, entry, text)
         missions.append(record)
@@ -216,7 +217,7 @@ def remember(
     _write(os.path.join(cache_dir_for(str(analysis.root)), STATE_FILE), _state_pieces(state))
 
 
-def _reaches(
+def record_reach(
     record: dict[str, Any], workspace: Workspace, statuses: Sequence[TargetStatus]
 ) -> None:
     """The modules a mission's answer depends on, and where its names were found."""
@@ -931,6 +932,9 @@ def _recompute(
     entries: dict[int, dict[str, Any]] = {}
     for index in sorted(affected):
         mission = missions[index]
+        targets = [_Target(*row[:4]) for row in mission["targets"]]
+        if not names_inside_root(workspace, mission["module"], targets):
+            return None  # looked up among every module
         entry = json.loads(mission["text"])
         file = _MissionFile(
             Path(mission["yaml"]),
@@ -958,7 +962,7 @@ def _recompute(
             computed.append(status)
         if entry["status"] != "draft":
             entry["status"] = mission_state([t.status for t in computed])
-        _reaches(mission, workspace, computed)
+        record_reach(mission, workspace, computed)
         entries[index] = entry
     return entries
 

@@ -271,8 +271,12 @@ class Recording:
             stamps = _stamps(self.top, purpose, self.extra)
             taken = (self.started, stamps.parts, stamps.newest)
         self.started, parts, newest = taken
+        #: the stamps the key is the digest of (the incremental ``check`` compares them)
+        self.parts = parts
         self.before = _digest(parts)
         self.racy = newest > self.started - roots.RACY_NS
+        #: once :meth:`store` kept an answer: the stamps and extra files it is keyed by
+        self.kept: tuple[list[str], list[str]] | None = None
 
     def store(self, answer: Any, found: Iterable[str] = ()) -> bool:
         """Keep ``answer``; ``found`` are inputs that became known while computing it (the
@@ -304,4 +308,16 @@ class Recording:
             os.replace(tmp, path)
         except OSError:
             return False
+        self.kept = (final.parts, extra)
         return True
+
+    def parts_with(self, extra: list[str]) -> list[str] | None:
+        """The stamps a key with ``extra`` files (those of this recording first) would take
+        now, from this recording's stamps of the tree; None if ``extra`` does not begin
+        with this recording's."""
+        if extra[: len(self.extra)] != self.extra:
+            return None
+        stamps = _Stamps()
+        for path in extra[len(self.extra) :]:
+            stamps.file(os.path.abspath(path))
+        return [*self.parts, *stamps.parts]

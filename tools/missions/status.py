@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 import sys
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -711,6 +711,27 @@ def _single(
         if inside:
             entries = inside
     return (entries[0] if len(entries) == 1 else None), entries
+
+
+def names_inside_root(workspace: Workspace, root_module: str, targets: Iterable[Any]) -> bool:
+    """Whether every statement and proof the ``targets`` name is declared in the import
+    closure of ``root_module`` (which must be in ``workspace``).
+
+    Then :func:`_single` picks among exactly those copies, whatever other modules hold: a
+    workspace that holds the root's closure whole answers as the whole workspace does. A
+    name declared only outside it, or nowhere, is looked up among every module, so only the
+    whole workspace can answer (the incremental paths check this before they answer).
+    """
+    if root_module not in workspace.modules:
+        return False
+    closure = set(workspace.closure(root_module))
+    for target in targets:
+        if target.kind == "external":
+            continue
+        for name in (target.statement, target.proof):
+            if name and not any(m.name in closure for m, _ in workspace.lookup(name)):
+                return False
+    return True
 
 
 #: Reaches :class:`AnalysisMemo` keeps, the most recently used; another is made again.

@@ -1,0 +1,288 @@
+"""The incremental ``check`` answers exactly what the whole gate answers, edit after edit, and
+hands over to the whole gate for every change it does not bound."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import missions.cli
+from conftest import REPO, copy_repo_workspace, git, init_repo
+from missions import recheck, roots
+from missions.cache import cache_dir_for
+from missions.cli import app
+from missions.stored import check_json, start_check
+from test_incremental import _files
+from test_incremental_fuzz import DECLARED, MUTATIONS, SEED, STEPS
+
+HELPER = "import Mathlib\n\ntheorem shared_fact : True := trivial\n"
+#: Alpha's proof uses the helper: a sorry there reaches it
+ALPHA_TACTIC = "have _h := shared_fact\n  nlinarith [Nat.zero_le n]"
+
+
+class Clock:
+    """Edits with strictly increasing modification times (the racy-file rule is off here)."""
+
+    def __init__(self) -> None:
+        self.now = time.time_ns() - 10_000_000_000
+
+    def write(self, path: Path, text: str) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        self.now += 1_000_000
+        os.utime(path, ns=(self.now, self.now))
+
+    def replace(self, path: Path, old: str, new: str) -> None:
+        text = path.read_text(encoding="utf-8")
+        assert old in text, (path, old)
+        self.write(path, text.replace(old, new, 1))
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
+    monkeypatch.setattr(roots, "RACY_NS", 0)
+    return Clock()
+
+
+@pytest.fixture
+def root(make_workspace: Callable[..., Path], clock: Clock) -> Path:
+    files = {
+        **_files("Alpha", tactic=ALPHA_TACTIC, imports="import Formal.Shared.Helper"),
+        **_files("Beta", tactic="sorry"),
+        **_files("Gamma"),
+        "Formal/Shared/Helper.lean": HELPER,
+        "Formal.lean": "import Formal.Alpha\nimport Formal.Beta\nimport Formal.Gamma\n",
+    }
+    missions = {"alpha": "Formal.Alpha", "beta": "Formal.Beta", "gamma": "Formal.Gamma"}
+    built = make_workspace(files, missions)
+    for command in (["pin"], ["sync"]):
+        assert CliRunner().invoke(app, [*command, "--root", str(built)]).exit_code == 0
+    git(built, "add", "-A")
+    git(built, "commit", "-qm", "pinned and synced")
+    _check(built)  # the whole gate: it leaves the state the next check starts from
+    return built
+
+
+def _check(root: Path, *options: str) -> tuple[dict, str]:
+    """``check --json`` and the last line of ``check``, through the CLI."""
+    runner = CliRunner()
+    result = runner.invoke(app, ["check", "--json", *options, "--root", str(root)])
+    assert result.exit_code in (0, 1), result.output
+    text = runner.invoke(app, ["check", *options, "--root", str(root)])
+    return json.loads(result.stdout), text.stdout.rstrip("\n").rsplit("\n", 1)[-1]
+
+
+def _full(root: Path) -> tuple[dict, str]:
+    return _check(root, "--no-cache")  # not a plain run: nothing stored, nothing read
+
+
+def _rechecked(root: Path) -> tuple[dict, str] | None:
+    answer = recheck.recheck(root, start_check(root))
+    return None if answer is None else (check_json(answer), answer["headline"])
+
+
+def _same_as_full(root: Path) -> dict:
+    answer = _rechecked(root)
+    assert answer is not None, "the incremental path should have answered"
+    assert answer == _full(root)
+    return answer[0]
+
+
+def _rules(answer: dict, mission: str) -> set[str]:
+    return {v["rule"] for v in answer["violations"] if v["mission"] == mission}
+
+
+def test_a_proof_edit_is_gated_again_only_where_it_reaches(root: Path, clock: Clock) -> None:
+    alpha = root / "Formal/Alpha/Proofs.lean"
+    before = _full(root)[0]
+    assert "status-drift" not in _rules(before, "alpha")
+    clock.replace(alpha, "nlinarith [Nat.zero_le n]", "sorry")
+    lost = _same_as_full(root)
+    assert "status-regression" in _rules(lost, "alpha")  # recorded proved, now stated
+    clock.replace(alpha, "sorry", "nlinarith [Nat.zero_le n]")
+    assert _same_as_full(root) == before
+    beta = root / "Formal/Beta/Proofs.lean"
+    clock.replace(beta, "sorry", "nlinarith [Nat.zero_le n]")
+    assert "status-drift" in _rules(_same_as_full(root), "beta")  # proved, YAML says stated
+
+
+def test_an_edit_to_a_helper_a_proof_imports_reaches_that_proof(root: Path, clock: Clock) -> None:
+    helper = root / "Formal/Shared/Helper.lean"
+    clock.write(helper, HELPER + "\naxiom cheat : False\n")
+    answer = _same_as_full(root)
+    assert any(v["rule"] == "forbidden-construct" for v in answer["violations"])
+    clock.write(helper, HELPER)
+    assert not any(v["rule"] == "forbidden-construct" for v in _same_as_full(root)["violations"])
+
+
+def test_sorry_anywhere_a_proof_reaches_flips_the_gate(root: Path, clock: Clock) -> None:
+    """Mutation: a ``sorry`` on any line of a proof or a helper it imports is found."""
+    for rel in ("Formal/Alpha/Proofs.lean", "Formal/Shared/Helper.lean"):
+        path = root / rel
+        original = path.read_text(encoding="utf-8")
+        lines = original.split("\n")
+        spots = [i for i, line in enumerate(lines) if ":=" in line or line.startswith("  ")]
+        assert spots
+        for i in spots:
+            mutated = [*lines]
+            if ":=" in lines[i]:
+                mutated[i] = lines[i].split(":=", 1)[0] + ":= sorry"
+            else:
+                mutated[i] = "  sorry"
+            clock.write(path, "\n".join(mutated))
+            answer = _same_as_full(root)
+            assert not answer["ok"] and "alpha" in {v["mission"] for v in answer["violations"]}, (
+                rel,
+                i,
+            )
+            clock.write(path, original)
+            _same_as_full(root)
+
+
+def test_the_cli_answers_a_proof_edit_without_the_whole_gate(
+    root: Path, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clock.replace(root / "Formal/Gamma/Proofs.lean", "nlinarith [Nat.zero_le n]", "sorry")
+    full = CliRunner().invoke(app, ["check", "--no-cache", "--root", str(root)])
+
+    def whole_gate(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the whole gate ran")
+
+    monkeypatch.setattr(missions.cli, "analyse_and_lint", whole_gate)
+    result = CliRunner().invoke(app, ["check", "--root", str(root)])
+    assert (result.exit_code, result.stdout) == (full.exit_code, full.stdout)
+    assert "gamma" in result.stdout
+    # and the answer was stored under the tree as it is: the next run reads it
+    again = CliRunner().invoke(app, ["check", "--root", str(root)])
+    assert again.stdout == full.stdout
+
+
+STATEMENT_EDIT = ("Formal/Alpha/Statements.lean", "n ≤ n ^ 2", "n ≤ n ^ 2 + 0")
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        "statement",
+        "yaml",
+        "readme",
+        "new-file",
+        "removed-file",
+        "imports",
+        "exit",
+        "commit",
+        "damaged-state",
+    ],
+)
+def test_whatever_it_cannot_bound_runs_the_whole_gate(
+    root: Path, clock: Clock, change: str
+) -> None:
+    alpha = root / "Formal/Alpha/Proofs.lean"
+    if change == "statement":
+        rel, old, new = STATEMENT_EDIT
+        clock.replace(root / rel, old, new)
+    elif change == "yaml":
+        clock.replace(root / "missions/beta.yaml", "title:", "title: Edited")
+    elif change == "readme":
+        clock.write(root / "README.md", "# A workspace\n")
+    elif change == "new-file":
+        clock.write(root / "Formal/Shared/New.lean", "theorem fresh : True := trivial\n")
+    elif change == "removed-file":
+        (root / "Formal/Shared/Helper.lean").unlink()
+    elif change == "imports":
+        clock.replace(alpha, "import Formal.Shared.Helper", "")
+    elif change == "exit":
+        clock.write(alpha, alpha.read_text(encoding="utf-8") + "\n#exit\n")
+    elif change == "commit":
+        clock.replace(alpha, "nlinarith [Nat.zero_le n]", "sorry")
+        git(root, "commit", "-qam", "a sorry")
+        # the working tree's edit alone would be answered; the commit is what moved
+    elif change == "damaged-state":
+        clock.replace(alpha, "nlinarith [Nat.zero_le n]", "sorry")
+        state = Path(cache_dir_for(str(root))) / recheck.STATE_FILE
+        state.write_text(state.read_text(encoding="utf-8")[:-40], encoding="utf-8")
+    assert _rechecked(root) is None
+    assert _check(root) == _full(root)  # the whole gate answers, and renews the state
+    # then an edit it bounds is answered again, from the state the whole gate renewed
+    clock.replace(root / "Formal/Gamma/Proofs.lean", "nlinarith", "simp; nlinarith")
+    _same_as_full(root)
+
+
+def test_a_proof_renamed_away_is_looked_up_among_every_module(root: Path, clock: Clock) -> None:
+    """A copy of the proof's name outside the root's imports (a scratch file) is the
+    mission's once the copy inside is gone: only the whole workspace knows of it."""
+    clock.write(
+        root / "Formal/Scratch.lean",
+        "theorem Formal.Alpha.goal : Formal.Alpha.Goal := by\n  sorry\n",
+    )
+    _check(root)
+    _same_as_full(root)  # an edit elsewhere is answered
+    clock.replace(root / "Formal/Alpha/Proofs.lean", "theorem goal", "theorem goal'")
+    assert _rechecked(root) is None
+    assert _check(root) == _full(root)
+
+
+def test_a_state_from_other_stamps_is_not_used(root: Path, clock: Clock) -> None:
+    """The stamps name the tree: a state kept for another tree layout never answers."""
+    state = Path(cache_dir_for(str(root))) / recheck.STATE_FILE
+    data = json.loads(state.read_text(encoding="utf-8"))
+    data["parts"] = [p.replace(str(root), "/elsewhere") for p in data["parts"]]
+    state.write_text(json.dumps(data), encoding="utf-8")
+    clock.replace(root / "Formal/Alpha/Proofs.lean", "nlinarith [Nat.zero_le n]", "sorry")
+    assert _rechecked(root) is None
+
+
+# ---------------------------------------------------------------- random edit sequences
+# (MISSIONS_FUZZ_STEPS and MISSIONS_FUZZ_SEED as for tests/test_incremental_fuzz.py)
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [31, 32])
+def test_random_edits_of_the_bundled_missions(tmp_path: Path, clock: Clock, seed: int) -> None:
+    root = copy_repo_workspace(tmp_path)
+    _fuzz(root, clock, random.Random(seed + SEED), STEPS)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [41, 42])
+def test_random_edits_of_a_generated_tree(tmp_path: Path, clock: Clock, seed: int) -> None:
+    sys.path.insert(0, str(REPO / "benchmarks"))
+    try:
+        import generate_tree
+    finally:
+        sys.path.remove(str(REPO / "benchmarks"))
+    root = tmp_path / "tree"
+    generate_tree.generate(root, missions=12, files=60, lines=4000, seed=seed)
+    init_repo(root, "generated")
+    _fuzz(root, clock, random.Random(seed + SEED), STEPS)
+
+
+def _fuzz(root: Path, clock: Clock, rng: random.Random, steps: int) -> None:
+    """Random edits of proof files (those outside every statement closure are answered
+    here), compared with the whole gate after each; at least one must be answered."""
+    files = sorted(p for p in root.glob("Formal/**/*.lean") if "Statements" not in p.name)
+    originals = {path: path.read_text(encoding="utf-8") for path in files}
+    names = sorted(
+        {m.group(1).rsplit(".", 1)[-1] for t in originals.values() for m in DECLARED.finditer(t)}
+    )
+    _check(root)
+    answered = 0
+    for step in range(steps):
+        path = rng.choice(files)
+        edited = rng.choice(MUTATIONS)(rng, path.read_text(encoding="utf-8"), names)
+        clock.write(path, edited)
+        answer = _rechecked(root)
+        full = _full(root)
+        if answer is None:
+            assert _check(root) == full
+            continue
+        answered += 1
+        assert answer == full, f"edit {step} of {path.relative_to(root)} answered differently"
+    print(f"{answered} of {steps} edits answered incrementally")  # shown with -s
+    assert answered, "no edit was answered incrementally"
