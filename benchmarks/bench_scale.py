@@ -15,7 +15,9 @@ side on that tree:
 - ``report --format html`` (the dashboard);
 - ``check`` and ``report --format html`` once more on the unchanged tree, answered from what
   the run before stored (:mod:`missions.stored`; a run within two seconds of a change stores
-  nothing, so one run is made after a pause first).
+  nothing, so one run is made after a pause first);
+- ``check`` after a lemma is added to one mission's proofs (the edit loop's change: answered
+  by the incremental ``check``, :mod:`missions.recheck`).
 
 The aim of issue 24 is every command within 10x the warm ``status`` of the whole workspace;
 it is printed, never enforced. Peak RSS comes from the same wrapper as
@@ -66,16 +68,27 @@ def _git(root: Path, *args: str) -> None:
     )
 
 
-def _edit_a_statement(root: Path, mission: str) -> None:
-    """Append a harmless definition to the mission's Statements file: its pin moves."""
+def _mission_file(root: Path, mission: str, name: str) -> Path:
     module = next(
         line.split(":", 1)[1].strip()
         for line in (root / "missions" / f"{mission}.yaml").read_text().splitlines()
         if line.strip().startswith("module:")
     )
-    path = root.joinpath(*module.split(".")) / "Statements.lean"
+    return root.joinpath(*module.split(".")) / name
+
+
+def _edit_a_statement(root: Path, mission: str) -> None:
+    """Append a harmless definition to the mission's Statements file: its pin moves."""
+    path = _mission_file(root, mission, "Statements.lean")
     with path.open("a", encoding="utf-8") as handle:
         handle.write("\n/-- Added by the benchmark. -/\ndef benchAdded : ℕ := 1\n")
+
+
+def _edit_a_proof(root: Path, mission: str) -> None:
+    """Append a lemma to the mission's Proofs file: the edit loop's usual change."""
+    path = _mission_file(root, mission, "Proofs.lean")
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write("\ntheorem benchProved : True := trivial\n")
 
 
 def one_size(size: int, base: Path, missions: str) -> dict[str, Any]:
@@ -129,6 +142,9 @@ def one_size(size: int, base: Path, missions: str) -> dict[str, Any]:
     runs["report again"] = measure(
         [missions, "report", "--format", "html", "-o", site, *at], env, out
     )
+    _edit_a_proof(root, first)
+    time.sleep(2.1)  # an edit at rest, as the next run after saving a file sees it
+    runs["check proof edit"] = measure([missions, "check", *at], env, out)
     result: dict[str, Any] = {"missions": size, "warm status": warm}
     for name, run in runs.items():
         if run["rc"] not in (0, 1):  # check exits 1 on violations: the tree has some
@@ -162,6 +178,7 @@ def main(argv: list[str] | None = None) -> int:
         "report html",
         "check again",
         "report again",
+        "check proof edit",
     ]
     print(f"{'missions':>8}  " + "  ".join(f"{n:>18}" for n in names) + "  peak RSS")
     for result in results:

@@ -186,8 +186,8 @@ def recheck(root: Path, recording: Recording) -> dict[str, Any] | None:
         return None
     try:
         gate = _recheck(root, recording, state)
-    except (KeyError, TypeError, ValueError, IndexError):
-        return None  # a damaged state: the whole gate runs and writes a good one
+    except (KeyError, TypeError, ValueError, IndexError, OSError):
+        return None  # a damaged state, or a file gone meanwhile: the whole gate runs
     if gate is None:
         return None
     missions = state["missions"]
