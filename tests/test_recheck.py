@@ -37,6 +37,9 @@ class Clock:
     def write(self, path: Path, text: str) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
+        self.touch(path)
+
+    def touch(self, path: Path) -> None:
         self.now += 1_000_000
         os.utime(path, ns=(self.now, self.now))
 
@@ -165,14 +168,68 @@ def test_the_cli_answers_a_proof_edit_without_the_whole_gate(
     assert again.stdout == full.stdout
 
 
-STATEMENT_EDIT = ("Formal/Alpha/Statements.lean", "n ≤ n ^ 2", "n ≤ n ^ 2 + 0")
+def test_a_statement_edit_and_its_pin_are_gated_again(root: Path, clock: Clock) -> None:
+    """The benchmark's change: a definition added to a statements file (the pin moves; no
+    lint rule starts in it), then the pin recorded (the YAML moves)."""
+    statements = root / "Formal/Alpha/Statements.lean"
+    clock.write(statements, statements.read_text(encoding="utf-8") + "\ndef added : ℕ := 1\n")
+    assert "statement-pin" in _rules(_same_as_full(root), "alpha")
+    pinned = CliRunner().invoke(app, ["pin", "alpha", "--reason", "a test", "--root", str(root)])
+    assert pinned.exit_code == 0, pinned.output
+    clock.touch(root / "missions/alpha.yaml")
+    assert "statement-pin" not in _rules(_same_as_full(root), "alpha")
+
+
+def test_yaml_edits_are_gated_again_in_their_mission(root: Path, clock: Clock) -> None:
+    beta = root / "missions/beta.yaml"
+    clock.replace(beta, "status: stated", "status: proved")  # a hand-made claim
+    assert "status-drift" in _rules(_same_as_full(root), "beta")
+    clock.replace(beta, "status: proved", "status: stated")
+    clock.replace(beta, 'title: "Test mission beta"', 'title: "Renamed"')
+    assert "status-drift" not in _rules(_same_as_full(root), "beta")
+    clock.touch(root / "missions/gamma.yaml")  # moved, not changed
+    _same_as_full(root)
+
+
+def test_the_policies_of_a_mission_gated_again_are_applied_again(root: Path, clock: Clock) -> None:
+    readme = "| Mission | Title | Module |\n|---|---|---|\n| `alpha` | A | `Formal.Alpha` |\n"
+    clock.write(root / "README.md", readme)
+    clock.write(root / "missions.yaml", "policy:\n  readme_table: README.md\n")
+    _check(root)  # a README: the whole gate
+    rows = {v["mission"] for v in _full(root)[0]["violations"] if v["rule"] == "readme-row"}
+    assert rows == {"beta", "gamma"}
+    clock.replace(root / "missions/gamma.yaml", 'title: "Test mission gamma"', 'title: "New"')
+    answer = _same_as_full(root)
+    assert any("| New |" in v["message"] for v in answer["violations"])
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        ("statement: Formal.Beta.Goal", "statement: Formal.Beta.Other"),  # what the lint reads
+        ("module: Formal.Beta", "module: Formal.Gamma"),  # where its names are found
+        ("targets:", "targets: 5\nothers:"),  # bad input: the whole gate reports it
+    ],
+)
+def test_yaml_edits_it_cannot_bound_run_the_whole_gate(
+    root: Path, clock: Clock, edit: tuple[str, str]
+) -> None:
+    clock.replace(root / "missions/beta.yaml", *edit)
+    assert _rechecked(root) is None
+    runner = CliRunner()
+    whole = runner.invoke(app, ["check", "--no-cache", "--root", str(root)])
+    plain = runner.invoke(app, ["check", "--root", str(root)])
+    assert (plain.exit_code, plain.stdout, plain.stderr) == (
+        whole.exit_code,
+        whole.stdout,
+        whole.stderr,
+    )
 
 
 @pytest.mark.parametrize(
     "change",
     [
         "statement",
-        "yaml",
         "readme",
         "new-file",
         "removed-file",
@@ -186,11 +243,8 @@ def test_whatever_it_cannot_bound_runs_the_whole_gate(
     root: Path, clock: Clock, change: str
 ) -> None:
     alpha = root / "Formal/Alpha/Proofs.lean"
-    if change == "statement":
-        rel, old, new = STATEMENT_EDIT
-        clock.replace(root / rel, old, new)
-    elif change == "yaml":
-        clock.replace(root / "missions/beta.yaml", "title:", "title: Edited")
+    if change == "statement":  # a target's statement: lint rules start there
+        clock.replace(root / "Formal/Alpha/Statements.lean", "n ≤ n ^ 2", "n ≤ n ^ 2 + 0")
     elif change == "readme":
         clock.write(root / "README.md", "# A workspace\n")
     elif change == "new-file":
@@ -264,9 +318,10 @@ def test_random_edits_of_a_generated_tree(tmp_path: Path, clock: Clock, seed: in
 
 
 def _fuzz(root: Path, clock: Clock, rng: random.Random, steps: int) -> None:
-    """Random edits of proof files (those outside every statement closure are answered
-    here), compared with the whole gate after each; at least one must be answered."""
-    files = sorted(p for p in root.glob("Formal/**/*.lean") if "Statements" not in p.name)
+    """Random edits of Lean files and of the missions' YAML, compared with the whole gate
+    after each; at least one must be answered incrementally."""
+    files = sorted(root.glob("Formal/**/*.lean"))
+    yamls = sorted((root / "missions").glob("*.yaml"))
     originals = {path: path.read_text(encoding="utf-8") for path in files}
     names = sorted(
         {m.group(1).rsplit(".", 1)[-1] for t in originals.values() for m in DECLARED.finditer(t)}
@@ -274,9 +329,13 @@ def _fuzz(root: Path, clock: Clock, rng: random.Random, steps: int) -> None:
     _check(root)
     answered = 0
     for step in range(steps):
-        path = rng.choice(files)
-        edited = rng.choice(MUTATIONS)(rng, path.read_text(encoding="utf-8"), names)
-        clock.write(path, edited)
+        if rng.random() < 0.2:
+            path = rng.choice(yamls)
+            clock.write(path, _yaml_edit(rng, path.read_text(encoding="utf-8")))
+        else:
+            path = rng.choice(files)
+            edited = rng.choice(MUTATIONS)(rng, path.read_text(encoding="utf-8"), names)
+            clock.write(path, edited)
         answer = _rechecked(root)
         full = _full(root)
         if answer is None:
@@ -286,3 +345,18 @@ def _fuzz(root: Path, clock: Clock, rng: random.Random, steps: int) -> None:
         assert answer == full, f"edit {step} of {path.relative_to(root)} answered differently"
     print(f"{answered} of {steps} edits answered incrementally")  # shown with -s
     assert answered, "no edit was answered incrementally"
+
+
+def _yaml_edit(rng: random.Random, text: str) -> str:
+    """A target's recorded status set at random, or the title changed."""
+    lines = text.split("\n")
+    statuses = [i for i, line in enumerate(lines) if line.strip().startswith("status: ")]
+    if statuses and rng.random() < 0.7:
+        i = rng.choice(statuses)
+        indent = lines[i][: len(lines[i]) - len(lines[i].lstrip())]
+        lines[i] = f"{indent}status: {rng.choice(['stated', 'proved', 'missing'])}"
+    else:
+        titles = [i for i, line in enumerate(lines) if line.startswith("title: ")]
+        for i in titles[:1]:
+            lines[i] = f'title: "Edited {rng.randrange(1000)}"'
+    return "\n".join(lines)

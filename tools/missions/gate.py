@@ -479,8 +479,9 @@ class GateParts:
     modules: dict[str, list[Violation]] = field(default_factory=dict)
     #: per mission in the catalogue's order
     missions: list[MissionFindings] = field(default_factory=list)
-    #: the lint and the project policies
-    tail: list[Violation] = field(default_factory=list)
+    lint: list[Violation] = field(default_factory=list)
+    #: the project policies
+    policy: list[Violation] = field(default_factory=list)
 
     def result(self, lint: LintResult | None = None) -> GateResult:
         found = [*self.head]
@@ -490,7 +491,8 @@ class GateParts:
         for mission in self.missions:
             found += mission.violations
             warnings += mission.warnings
-        found += self.tail
+        found += self.lint
+        found += self.policy
         unique = list(dict.fromkeys(found))
         ordered = sorted(
             unique, key=lambda v: (v.mission or "", v.rule, v.file or "", v.line or 0, v.message)
@@ -571,8 +573,8 @@ def run_gate(
             )
         )
     linted = _linted(analysis, lint)
-    parts.tail = _lint_violations(linted)
-    parts.tail += policy_violations(analysis, policy)
+    parts.lint = _lint_violations(linted)
+    parts.policy = policy_violations(analysis, policy)
     analysis.memo.keep()  # the dependency warnings walked too
     return parts.result(linted)
 

@@ -709,6 +709,66 @@ class _Texts:
         return found
 
 
+#: Per edited module, the declarations the edit removed and those it added.
+Changes = dict[str, tuple[list[Decl], list[Decl]]]
+
+
+def declaration_changes(old: dict[str, FileScan], new: dict[str, FileScan]) -> Changes | None:
+    """What an edit of the modules ``new`` (scans before it: ``old``) did to their
+    declarations; None when it changed more than ordinary declarations (see the module
+    docstring)."""
+    changes: Changes = {}
+    for name in sorted(new):
+        before, after = old[name], new[name]
+        if (
+            before.exit_line is not None
+            or after.exit_line is not None
+            or _frame(before) != _frame(after)
+        ):
+            return None
+        removed, added = _decl_changes(before, after)
+        if any(d.implicit or d.name.startswith("<") for d in [*removed, *added]):
+            return None
+        changes[name] = (removed, added)
+    return changes
+
+
+def changed_texts(store: ScanStore, paths: dict[str, str], changes: Changes) -> _Texts | None:
+    """Which module texts name a changed declaration (the edited ones read with their added
+    declarations blanked); None when an edited module cannot be read as it was scanned."""
+    words = {
+        word
+        for removed, added in changes.values()
+        for decl in [*removed, *added]
+        for word in (decl.name.rsplit(".", 1)[-1], *decl.generated)
+    }
+    texts = _Texts(store, paths, words)
+    for name, (_, added) in changes.items():
+        if not texts.blank(name, added):
+            return None
+    return texts
+
+
+def lint_stands(
+    root: str,
+    store: ScanStore,
+    paths: dict[str, str],
+    old: dict[str, FileScan],
+    new: dict[str, FileScan],
+    state: dict[str, Any],
+    holders: list[dict[str, Any]],
+) -> bool:
+    """Whether an edit of statement-closure modules (``old`` and ``new`` scans, by module)
+    leaves every lint finding as it was: :func:`_lint_unchanged` for the incremental
+    ``check`` (``state`` holds ``lint_lines`` and ``allow_files``, ``holders`` the records,
+    with their ``statement_closure``, of the missions whose closures hold an edited module)."""
+    changes = declaration_changes(old, new)
+    texts = changed_texts(store, paths, changes) if changes is not None else None
+    if changes is None or texts is None:
+        return False
+    return _lint_unchanged(root, paths, state, changes, texts, holders)
+
+
 def _statement_edit(
     root: str,
     store: ScanStore,
@@ -723,25 +783,10 @@ def _statement_edit(
     missions: list[dict[str, Any]] = state["missions"]
     if touched != set(plan.changed) or touched != set(plan.old) or plan.removed:
         return None
-    changes: dict[str, tuple[list[Decl], list[Decl]]] = {}
-    for name in sorted(touched):
-        old, new = plan.old[name], plan.changed[name]
-        if old.exit_line is not None or new.exit_line is not None or _frame(old) != _frame(new):
-            return None
-        removed, added = _decl_changes(old, new)
-        if any(d.implicit or d.name.startswith("<") for d in [*removed, *added]):
-            return None
-        changes[name] = (removed, added)
-    words = {
-        word
-        for removed, added in changes.values()
-        for decl in [*removed, *added]
-        for word in (decl.name.rsplit(".", 1)[-1], *decl.generated)
-    }
-    texts = _Texts(store, paths, words)
-    for name, (_, added) in changes.items():
-        if not texts.blank(name, added):
-            return None
+    changes = declaration_changes(plan.old, plan.changed)
+    texts = changed_texts(store, paths, changes) if changes is not None else None
+    if changes is None or texts is None:
+        return None
     pinned = [i for i, m in enumerate(missions) if touched & set(m["statement_closure"])]
     # what a statement closure's reasons name (a sorry, an opaque def) moved: every
     # mission whose closure holds the file is analysed again
@@ -776,7 +821,7 @@ def _lint_unchanged(
     root: str,
     paths: dict[str, str],
     state: dict[str, Any],
-    changes: dict[str, tuple[list[Decl], list[Decl]]],
+    changes: Changes,
     texts: _Texts,
     pinned: list[dict[str, Any]],
 ) -> bool:

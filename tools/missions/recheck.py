@@ -1,29 +1,36 @@
-"""Incremental ``check``: after an edit to Lean proofs, run the gate only where it can change.
+"""Incremental ``check``: after an edit, run the gate only where the edit can change it.
 
 A plain ``check`` stores its answer under a key that stamps every file the gate may read
 (:mod:`missions.inputs`); any edit moves the key and the whole gate runs again, which at
 thousands of missions is mostly reading what did not change. So each stored answer leaves
 a *state* beside it: the stamps its key was the digest of, and the gate's findings in the
-order it found them (:class:`missions.gate.GateParts`), per mission with the modules its
-findings depend on and their content hashes.
+order it found them (:class:`missions.gate.GateParts`), per mission with the modules and
+the YAML its findings depend on, with their content hashes.
 
 The next ``check`` compares the stamps it took with the state's. The rule that keeps this
-sound is the key's own: anything the gate reads is stamped. Only a change to the *content
-of Lean files that were scanned* is answered here; any other stamp that moved (a mission
-YAML, the README, a Lake file, git, the tool, the environment, a file added or removed)
-runs the whole gate. For the Lean files that moved, the scan store says which content
-changed. Then:
+sound is the key's own: anything the gate reads is stamped. Only two kinds of moved stamp
+are answered here: a scanned Lean file and an existing mission YAML. Any other (the README,
+a Lake file, git, a review, the tool, the environment, a file added or removed) runs the
+whole gate. Of the files that moved, content hashes say which changed. Then:
 
-* an edit inside any mission's statement closure runs the whole gate (pins, the lint and
-  the placeholders read those files), as does one that adds or removes a ``#exit`` or
-  changes a module's imports (what a closure holds, and what ``lake build`` elaborates);
-* a mission is analysed and gated again when one of its modules changed (the import
-  closures of its root, statements and proofs), when a changed file declares or declared
-  one of its statements' or proofs' names, or when one of its targets reaches everything;
-  like the incremental ``status`` (:mod:`missions.incremental`), over a workspace holding
-  just the modules those missions reach;
-* the constructs forbidden anywhere are found again in the changed files;
-* everything else (toolchain pins, the lint, the policies, other missions) is as stored.
+* an edit that adds or removes a ``#exit`` or changes a module's imports runs the whole
+  gate (what closures hold, and what ``lake build`` elaborates, move), as does a YAML edit
+  that moves a mission's modules or what the lint reads of it (its statements);
+* an edit inside statement closures must leave every lint finding as it was, by the
+  argument of the incremental ``status`` (:func:`missions.incremental.lint_stands`), or the
+  whole gate runs;
+* a mission is analysed and gated again when its YAML changed, when one of its modules
+  changed (the import closures of its root, statements and proofs: pins, closure rules and
+  placeholders included), when a changed file declares or declared one of its statements'
+  or proofs' names, or when one of its targets reaches everything; like the incremental
+  ``status``, over a workspace holding the modules those missions reach, and only while
+  every name they look up is declared inside their root's imports;
+* the constructs forbidden anywhere are found again in the changed files, the policies of
+  the missions gated again are applied again;
+* everything else (toolchain pins, the lint, other missions) is as stored.
+
+When more than a quarter of the catalogue is to be gated again (a shared definitions file),
+the whole gate runs: it reads every YAML from its cache, which this path does not.
 
 ``tests/test_recheck.py`` checks, edit by edit, that this path answers exactly what the
 whole gate answers.
@@ -31,14 +38,15 @@ whole gate answers.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
-from missions import SCANNER_VERSION, __version__, code_fingerprint
+from missions import SCANNER_VERSION, __version__, code_fingerprint, inputs
 from missions.cache import cache_dir_for
 from missions.gate import (
     GateParts,
@@ -48,7 +56,7 @@ from missions.gate import (
     mission_findings,
     module_violations,
 )
-from missions.incremental import record_reach
+from missions.incremental import lint_stands, record_reach
 from missions.inputs import Recording
 from missions.lean.scan import FileScan
 from missions.lean.store import ScanStore
@@ -64,9 +72,13 @@ from missions.status import (
     target_status,
 )
 
+if TYPE_CHECKING:
+    from missions.catalog import Mission
+    from missions.lint import LintResult
+
 STATE_FILE = "check-state.json"
 #: What the state holds changes with this: a state of another format is never read.
-STATE_FORMAT = 1
+STATE_FORMAT = 2
 
 _FIELDS = ("rule", "message", "file", "line", "mission", "target")
 
@@ -87,27 +99,33 @@ def _counts(mission: MissionStatus) -> list[int]:
 def remember_gate(recording: Recording, analysis: Analysis, gate: GateResult) -> None:
     """Keep the state the next ``check`` starts from, once ``recording`` stored the answer
     of a whole plain gate (``gate``) over every mission of ``analysis``."""
-    if recording.kept is None or gate.parts is None:
+    if recording.kept is None or gate.parts is None or gate.lint is None:
         return
     parts, extra = recording.kept
-    state = _state(analysis, gate.parts, parts, extra)
+    state = _state(analysis, gate.parts, gate.lint, parts, extra)
     if state is not None:
         _write(_state_path(str(analysis.root)), state)
 
 
 def _state(
-    analysis: Analysis, gate: GateParts, parts: list[str], extra: list[str]
+    analysis: Analysis, gate: GateParts, lint: LintResult, parts: list[str], extra: list[str]
 ) -> dict[str, Any] | None:
     workspace = analysis.workspace
     top = os.path.realpath(analysis.root) + os.sep
     if any(not str(m.path).startswith(top) for m in workspace.modules.values()):
         return None  # paths the stamps name otherwise: nothing to compare them with
+    stamped = set(parts)
     missions = []
     for mission, found in zip(analysis.missions, gate.missions, strict=True):
         info = mission.file.mission
+        path = str(mission.file.path)
+        sha = _content_sha(path, stamped)
+        if sha is None:
+            return None
         record: dict[str, Any] = {
             "id": info.id,
-            "yaml": str(mission.file.path),
+            "yaml": path,
+            "yaml_sha": sha,
             "module": info.lean.module,
             "root": sorted(workspace.closure(info.lean.module)),
             "statement_closure": sorted(mission.pin.modules),
@@ -115,6 +133,9 @@ def _state(
         record_reach(record, workspace, mission.targets)
         _findings(record, mission, found)
         missions.append(record)
+    lines: dict[str, list[int]] = {}
+    for finding in lint.findings:
+        lines.setdefault(finding.path, []).append(finding.line)
     return {
         "version": _version(),
         "parts": parts,
@@ -125,14 +146,41 @@ def _state(
         "head": _encode(gate.head),
         "modules": {name: _encode(found) for name, found in gate.modules.items() if found},
         "missions": missions,
-        "tail": _encode(gate.tail),
+        "lint": _encode(gate.lint),
+        "policy": _encode(gate.policy),
+        # what the lint argument for an edit inside statement closures reads
+        "lint_lines": lines,
+        "allow_files": list(lint.allow_files),
     }
 
 
+def _content_sha(path: str, stamped: set[str]) -> str | None:
+    """The content hash of the file at ``path`` if its stamp is among ``stamped`` (then it
+    holds what the stamped run read: a stamped file is never racy), else None."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError:
+        return None
+    stamp = inputs.path_stamp(path)
+    if f"{path}\0{stamp}" not in stamped:
+        return None
+    return hashlib.sha256(data).hexdigest()
+
+
 def _findings(record: dict[str, Any], mission: MissionStatus, found: MissionFindings) -> None:
+    info = mission.file.mission
+    record["lint_key"] = _lint_key(info)
     record["counts"] = _counts(mission)
     record["violations"] = _encode(found.violations)
     record["warnings"] = _encode(found.warnings)
+
+
+def _lint_key(mission: Mission) -> list[Any]:
+    """What the lint reads of a mission (:meth:`missions.lint._Run.mission`)."""
+    return [
+        mission.lean.statements_module,
+        sorted({t.statement for t in mission.targets if t.statement}),
+    ]
 
 
 def _version() -> list[Any]:
@@ -209,31 +257,43 @@ def _recheck(root: Path, recording: Recording, state: dict[str, Any]) -> GateRes
     if now is None:
         return None
     files: dict[str, list[str]] = state["files"]
+    missions: list[dict[str, Any]] = state["missions"]
+    yamls = {record["yaml"]: index for index, record in enumerate(missions)}
     moved: set[str] = set()
+    retold: set[int] = set()
     for part in set(state["parts"]).symmetric_difference(now):
         path, _, _ = part.partition("\0")
-        if path not in files:
-            return None  # not a Lean file the gate scanned: only the whole gate knows
-        moved.add(path)
+        if path in files:
+            moved.add(path)
+        elif path in yamls:
+            retold.add(yamls[path])
+        else:
+            return None  # not a file this path can bound: only the whole gate knows
     store = ScanStore.open(cache_dir_for(str(root)))
     edit = _edit(store, files, moved)
     if edit is None:
         return None
+    rewritten = _rewritten(missions, retold)
     touched = set(edit.new)
-    for record in state["missions"]:
-        if touched & set(record["statement_closure"]):
+    holders = [m for m in missions if touched & set(m["statement_closure"])]
+    if holders:
+        paths = {module: path for path, (module, _) in files.items()}
+        if not lint_stands(str(root), store, paths, edit.old, edit.new, state, holders):
             return None
-    affected = _affected(state["missions"], edit)
+    affected = _affected(missions, edit)
     if affected is None:
         return None
+    affected |= set(rewritten)
+    if len(affected) > max(len(missions) // 4, 16):
+        return None  # the whole gate reads the YAML from its cache: it is the faster here
     parts = GateParts(
         head=_decode(state["head"]),
         modules={name: _decode(rows) for name, rows in state["modules"].items()},
         missions=[
-            MissionFindings(_decode(m["violations"]), _decode(m["warnings"]))
-            for m in state["missions"]
+            MissionFindings(_decode(m["violations"]), _decode(m["warnings"])) for m in missions
         ],
-        tail=_decode(state["tail"]),
+        lint=_decode(state["lint"]),
+        policy=_decode(state["policy"]),
     )
     for name, scan in edit.new.items():
         path = next(p for p, (module, _) in files.items() if module == name)
@@ -248,8 +308,25 @@ def _recheck(root: Path, recording: Recording, state: dict[str, Any]) -> GateRes
         files[path][1] = sha
     if affected and not _regate(root, store, state, edit, affected, parts):
         return None
+    for index, sha in rewritten.items():
+        missions[index]["yaml_sha"] = sha
+    state["policy"] = _encode(parts.policy)
     store.save(set(store.index))
     return parts.result()
+
+
+def _rewritten(missions: list[dict[str, Any]], retold: set[int]) -> dict[int, str]:
+    """Of the missions whose YAML's stamp moved, those whose content changed, with its hash
+    now (a file that cannot be read counts as changed: the catalogue reports it)."""
+    changed: dict[int, str] = {}
+    for index in sorted(retold):
+        try:
+            sha = hashlib.sha256(Path(missions[index]["yaml"]).read_bytes()).hexdigest()
+        except OSError:
+            sha = ""
+        if sha != missions[index]["yaml_sha"]:
+            changed[index] = sha
+    return changed
 
 
 def _edit(store: ScanStore, files: dict[str, list[str]], moved: set[str]) -> _Edit | None:
@@ -311,6 +388,8 @@ def _regate(
 ) -> bool:
     """Analyse and gate the affected missions again, over the modules they reach."""
     from missions.catalog import load_catalog
+    from missions.errors import InputError
+    from missions.policy import policy_violations
     from missions.ratchet import status_timelines
     from missions.settings import load_settings
 
@@ -330,15 +409,23 @@ def _regate(
         return False
     workspace = Workspace(root=root, libraries=library_names(library_roots(root)), modules=modules)
     ids = [Path(missions[i]["yaml"]).stem for i in sorted(affected)]
-    catalog = load_catalog(root, only=ids)
+    try:
+        catalog = load_catalog(root, only=ids)
+    except InputError:
+        return False  # the whole gate reports bad input as it does
     chosen = {str(m.path): m for m in catalog.files}
     memo = AnalysisMemo(workspace, set(state["built"]))
     analysed: list[MissionStatus] = []
     for index in sorted(affected):
         mission_file = chosen.get(missions[index]["yaml"])
-        if mission_file is None or mission_file.mission.id != missions[index]["id"]:
+        if mission_file is None:
             return False
         info = mission_file.mission
+        record = missions[index]
+        if (info.id, info.lean.module) != (record["id"], record["module"]):
+            return False  # what the mission's records were found from moved
+        if _lint_key(info) != record["lint_key"]:
+            return False  # what the lint read of it moved
         if not names_inside_root(workspace, info.lean.module, info.targets):
             return False
         pin = pin_state(workspace, mission_file.mission)
@@ -352,6 +439,9 @@ def _regate(
     )
     timelines = status_timelines(root, [m.file.path for m in analysed])
     policy = load_settings(root).policy
+    regated = {m.id for m in analysed}
+    parts.policy = [v for v in parts.policy if v.mission not in regated]
+    parts.policy += [v for v in policy_violations(analysis, policy) if v.mission in regated]
     for index, mission in zip(sorted(affected), analysed, strict=True):
         found = mission_findings(analysis, mission, timelines[mission.file.path], policy)
         parts.missions[index] = found
