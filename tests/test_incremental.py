@@ -194,15 +194,21 @@ def test_a_touched_file_changes_nothing(root: Path) -> None:
 
 @pytest.mark.parametrize(
     "edit",
-    ["statement", "yaml", "exit", "lakefile"],
+    ["statement", "yaml", "yaml-and-lean", "exit", "lakefile"],
 )
 def test_edits_it_cannot_bound_go_to_the_full_command(root: Path, edit: str) -> None:
     if edit == "statement":
         path = root / "Formal/Alpha/Statements.lean"
         _write(path, path.read_text(encoding="utf-8").replace("n ≤ n ^ 2", "n ≤ n ^ 3"))
-    elif edit == "yaml":
+    elif edit == "yaml":  # what the lint read of the mission: a statement it names
+        path = root / "missions/alpha.yaml"
+        text = path.read_text(encoding="utf-8")
+        _write(path, text.replace("statement: Formal.Alpha.Goal", "statement: Formal.Beta.Goal"))
+    elif edit == "yaml-and-lean":  # one kind of change at a time
         path = root / "missions/alpha.yaml"
         _write(path, path.read_text(encoding="utf-8").replace("The goal holds.", "It holds."))
+        path = root / "Formal/Beta/Proofs.lean"
+        _write(path, path.read_text(encoding="utf-8").replace("sorry", "simp"))
     elif edit == "exit":
         path = root / "Formal/Beta/Proofs.lean"
         _write(path, path.read_text(encoding="utf-8") + "\n#exit\n")
@@ -341,3 +347,21 @@ def test_a_proof_renamed_away_is_looked_up_among_every_module(root: Path) -> Non
     _write(proofs, proofs.read_text(encoding="utf-8").replace("theorem goal", "theorem goal'"))
     assert _incremental(root) is None
     assert "Formal/Scratch.lean" in _status(root)
+
+
+def test_yaml_edits_recompute_their_mission(root: Path) -> None:
+    """A mission YAML edited (its text, a recorded status, its title) is loaded alone and its
+    entry recomputed; the lint counts, which read none of that, are kept."""
+    alpha = root / "missions/alpha.yaml"
+    _write(alpha, alpha.read_text(encoding="utf-8").replace("The goal holds.", "It holds."))
+    _same_as_full(root)
+    beta = root / "missions/beta.yaml"
+    _write(beta, beta.read_text(encoding="utf-8").replace('"Test mission beta"', '"Renamed"'))
+    assert '"title": "Renamed"' in _same_as_full(root)
+    proofs = root / "Formal/Beta/Proofs.lean"
+    _write(proofs, proofs.read_text(encoding="utf-8").replace("sorry", "nlinarith [Nat.zero_le n]"))
+    assert _targets(_same_as_full(root))["beta"] == "proved"
+    synced = CliRunner().invoke(app, ["sync", "--root", str(root)])
+    assert synced.exit_code == 0, synced.output
+    _write(beta, beta.read_text(encoding="utf-8"))  # a distinct stamp for the sync's write
+    assert json.loads(_same_as_full(root))["missions"][1]["targets"][0]["status"] == "proved"

@@ -147,6 +147,21 @@ MUTATIONS: list[Mutation] = [
 ]
 
 
+def yaml_edit(rng: random.Random, text: str) -> str:
+    """A target's recorded status set at random, or the title changed."""
+    lines = text.split("\n")
+    statuses = [i for i, line in enumerate(lines) if line.strip().startswith("status: ")]
+    if statuses and rng.random() < 0.7:
+        i = rng.choice(statuses)
+        indent = lines[i][: len(lines[i]) - len(lines[i].lstrip())]
+        lines[i] = f"{indent}status: {rng.choice(['stated', 'proved', 'missing'])}"
+    else:
+        titles = [i for i, line in enumerate(lines) if line.startswith("title: ")]
+        for i in titles[:1]:
+            lines[i] = f'title: "Edited {rng.randrange(1000)}"'
+    return "\n".join(lines)
+
+
 def _first_difference(a: str, b: str) -> str:
     """The first mission the two answers disagree on, as a diff (incremental, then full)."""
     for x, y in zip(json.loads(a)["missions"], json.loads(b)["missions"], strict=True):
@@ -163,6 +178,7 @@ def _first_difference(a: str, b: str) -> str:
 def _fuzz(root: Path, rng: random.Random, steps: int) -> int:
     """Edit, compare, repeat; return how many edits the incremental path answered."""
     files = sorted(root.glob("Formal/**/*.lean"))
+    yamls = sorted((root / "missions").glob("*.yaml"))
     originals = {path: path.read_text(encoding="utf-8") for path in files}
     names = sorted(
         {m.group(1).rsplit(".", 1)[-1] for t in originals.values() for m in DECLARED.finditer(t)}
@@ -170,13 +186,16 @@ def _fuzz(root: Path, rng: random.Random, steps: int) -> int:
     _status(root)  # the state the first edit starts from
     answered = 0
     for step in range(steps):
-        # mostly one file between two runs, sometimes several (a refactoring, a checkout)
-        for path in rng.sample(files, 1 if rng.random() < 0.8 else 3):
-            if rng.random() < 0.1:
-                edited = originals[path]
-            else:
-                edited = rng.choice(MUTATIONS)(rng, path.read_text(encoding="utf-8"), names)
-            _write(path, edited)
+        if rng.random() < 0.15:  # a mission's YAML alone: a recorded status, its title
+            path = rng.choice(yamls)
+            _write(path, yaml_edit(rng, path.read_text(encoding="utf-8")))
+        else:  # mostly one file between two runs, sometimes several (a refactoring, a checkout)
+            for path in rng.sample(files, 1 if rng.random() < 0.8 else 3):
+                if rng.random() < 0.1:
+                    edited = originals[path]
+                else:
+                    edited = rng.choice(MUTATIONS)(rng, path.read_text(encoding="utf-8"), names)
+                _write(path, edited)
         text = _incremental(root)
         full = _status(root, "--no-cache")
         if text is None:

@@ -21,7 +21,7 @@ from missions.cache import cache_dir_for
 from missions.cli import app
 from missions.stored import check_json, start_check
 from test_incremental import _files
-from test_incremental_fuzz import DECLARED, MUTATIONS, SEED, STEPS
+from test_incremental_fuzz import DECLARED, MUTATIONS, SEED, STEPS, yaml_edit
 
 HELPER = "import Mathlib\n\ntheorem shared_fact : True := trivial\n"
 #: Alpha's proof uses the helper: a sorry there reaches it
@@ -331,7 +331,7 @@ def _fuzz(root: Path, clock: Clock, rng: random.Random, steps: int) -> None:
     for step in range(steps):
         if rng.random() < 0.2:
             path = rng.choice(yamls)
-            clock.write(path, _yaml_edit(rng, path.read_text(encoding="utf-8")))
+            clock.write(path, yaml_edit(rng, path.read_text(encoding="utf-8")))
         else:
             path = rng.choice(files)
             edited = rng.choice(MUTATIONS)(rng, path.read_text(encoding="utf-8"), names)
@@ -345,18 +345,3 @@ def _fuzz(root: Path, clock: Clock, rng: random.Random, steps: int) -> None:
         assert answer == full, f"edit {step} of {path.relative_to(root)} answered differently"
     print(f"{answered} of {steps} edits answered incrementally")  # shown with -s
     assert answered, "no edit was answered incrementally"
-
-
-def _yaml_edit(rng: random.Random, text: str) -> str:
-    """A target's recorded status set at random, or the title changed."""
-    lines = text.split("\n")
-    statuses = [i for i, line in enumerate(lines) if line.strip().startswith("status: ")]
-    if statuses and rng.random() < 0.7:
-        i = rng.choice(statuses)
-        indent = lines[i][: len(lines[i]) - len(lines[i].lstrip())]
-        lines[i] = f"{indent}status: {rng.choice(['stated', 'proved', 'missing'])}"
-    else:
-        titles = [i for i, line in enumerate(lines) if line.startswith("title: ")]
-        for i in titles[:1]:
-            lines[i] = f'title: "Edited {rng.randrange(1000)}"'
-    return "\n".join(lines)

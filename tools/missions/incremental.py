@@ -7,15 +7,20 @@ per mission the modules its answer depends on (the import closures of its root, 
 and proof modules) and the names of its statements and proofs.
 
 The next ``status`` on a changed tree first tries this path, which imports neither the CLI
-nor the YAML and schema libraries. It rescans only the files whose content changed (a file
-whose times moved is hashed first: in a fresh clone every file's did), finds the missions
+nor (unless a mission YAML changed) the YAML and schema libraries. A mission whose YAML
+alone changed is loaded by itself and its entry computed again over the modules it can
+reach (its lint counts kept: the lint read nothing that changed). Otherwise the path
+rescans only the files whose content changed (a file whose times moved is hashed first: in
+a fresh clone every file's did), finds the missions
 whose modules include one of them (or whose statement or proof names a changed file
 declares, or used to), analyses just those targets with the same
 :func:`missions.status.target_status` as the full run, and patches their entries. Anything
 it cannot bound falls back to the full command:
 
-* any change to the content of a mission YAML, the Lake files, the toolchain or the
-  witness results;
+* any change to the content of the Lake files, the toolchain, the settings or the witness
+  results; a mission YAML changed together with Lean files, or in a way that moves what the
+  state recorded of the mission (its id, modules, statement closure) or what the lint read
+  of it (its statements);
 * a change to a module with ``#exit`` (its reasons name every such module), a module added
   or removed together with a statement-closure edit;
 * a mission whose root module does not exist (its names are looked up workspace-wide).
@@ -65,7 +70,7 @@ from missions.cache import WITNESS_RESULTS_FILE, cache_dir_for
 from missions.lean.scan import Decl, FileScan, decl_row, record_fields
 from missions.lean.store import ScanStore
 from missions.lean.workspace import Module, Workspace, restamp, scan_file
-from missions.pins import PinState, digest_of
+from missions.pins import PinState, digest_of, pin_state
 from missions.roots import (
     MAX_LEAN_BYTES,
     SourceRoot,
@@ -147,22 +152,29 @@ def global_inputs(root: str) -> dict[str, list[Any] | None]:
 def same_inputs(root: str, recorded: dict[str, Any]) -> bool:
     """Whether every non-Lean input holds what it held when ``recorded`` was taken: by its
     times, or, where they moved (a fresh clone), by its content."""
+    return changed_inputs(root, recorded) == set()
+
+
+def changed_inputs(root: str, recorded: dict[str, Any]) -> set[str] | None:
+    """The non-Lean inputs that no longer hold what they held when ``recorded`` was taken
+    (judged as :func:`same_inputs` judges them); None when an input appeared or went."""
     paths = _input_paths(root)
     if sorted(paths) != sorted(recorded):
-        return False
+        return None
+    changed: set[str] = set()
     for path in paths:
         then = recorded[path]
         try:
             stat = os.stat(path)
         except OSError:
             if then is not None:
-                return False
+                changed.add(path)
             continue
-        if then is None:
-            return False
-        if _stamp(stat) != then[:3] and (len(then) < 4 or content_hash(path) != then[3]):
-            return False
-    return True
+        if then is None or (
+            _stamp(stat) != then[:3] and (len(then) < 4 or content_hash(path) != then[3])
+        ):
+            changed.add(path)
+    return changed
 
 
 def remember(
@@ -409,8 +421,16 @@ def status_text(root: str, libraries: list[SourceRoot], stats: list[tuple[str, A
         return None
     if state.get("version") != [__version__, SCANNER_VERSION, STATE_FORMAT, code_fingerprint()]:
         return None
-    if not same_inputs(root, state["inputs"]):
+    changed = changed_inputs(root, state["inputs"])
+    if changed is None:
         return None
+    missions = state["missions"]
+    yamls = {mission["yaml"]: index for index, mission in enumerate(missions)}
+    if any(path not in yamls for path in changed):
+        return None  # the Lake files, the toolchain, the settings or the witness results
+    rewritten = {yamls[path] for path in changed}
+    # taken before any YAML is read: a file changed meanwhile counts as changed next time
+    inputs = global_inputs(root) if rewritten else None
     store = ScanStore.open(Path(cache))
     if not store.index:
         return None
@@ -418,7 +438,6 @@ def status_text(root: str, libraries: list[SourceRoot], stats: list[tuple[str, A
     plan = _changes(name_of, store, stats)
     if plan is None:
         return None
-    missions = state["missions"]
     graph = _import_graph(name_of, store, stats)
     if len(graph) < len(stats) or _moves_imports(root, plan, graph):
         return None  # two files of one module (a fault), or what `lake build` reaches moved
@@ -426,6 +445,15 @@ def status_text(root: str, libraries: list[SourceRoot], stats: list[tuple[str, A
     touched = _touched(missions, plan, shas)
     if touched and any(mission["module"] not in graph for mission in missions):
         return None  # its names are looked up workspace-wide
+    if rewritten:
+        if touched:
+            return None  # one kind of change at a time: the state follows each
+        entries = _rewrite(root, libraries, name_of, store, graph, state, rewritten)
+        if entries is None:
+            return None
+        for index, entry in entries.items():
+            _answer(missions[index], entry)
+        state["inputs"] = inputs
     memo: dict[str, set[str]] = {}
     patched = _in_statement_closures(missions, graph, touched, memo)
     if patched:
@@ -453,7 +481,7 @@ def status_text(root: str, libraries: list[SourceRoot], stats: list[tuple[str, A
         fields["lint"] = state["lint"]
     text = assemble(fields, [m["text"] for m in missions])
     store.save({path for path, _ in stats})
-    if affected or patched:
+    if affected or patched or rewritten:
         _write(os.path.join(cache, STATE_FILE), _state_pieces(state))
     return text
 
@@ -955,22 +983,9 @@ def _recompute(
                 for changed, new in plan.changed.items():
                     if name and any(d.name == name for d in new.decls):
                         needed |= _closure(graph, changed, memo)
-    paths = {name_of(p): p for p in store.index}
-    modules: dict[str, Module] = {}
-    for name in sorted(needed):
-        if name not in graph:
-            continue  # imported but absent: the analysis reports the import
-        scan = plan.changed.get(name)
-        if scan is None:
-            row = store.index.get(paths[name])
-            stored = store.known(row[2]) if row is not None else None
-            if stored is None:
-                return None
-            scan = stored
-        row = store.index.get(paths[name])
-        sha = row[2] if row is not None else ""
-        modules[name] = Module(name=name, path=Path(paths[name]), scan=scan, sha=sha)
-    workspace = Workspace(root=Path(root), libraries=library_names(libraries), modules=modules)
+    workspace = _part(root, libraries, name_of, store, plan, graph, needed)
+    if workspace is None:
+        return None
     # no import changed (else no incremental run): the roots `lake build` reaches are as
     # the full run found them
     context = AnalysisMemo(workspace, {m["module"] for m in missions if m["built"]})
@@ -1020,3 +1035,104 @@ def _pin(mission: dict[str, Any], entry: dict[str, Any]) -> PinState:
         digest=recorded["current"],
         recorded=recorded["recorded"],
     )
+
+
+def _part(
+    root: str,
+    libraries: list[SourceRoot],
+    name_of: Callable[[str], str],
+    store: ScanStore,
+    plan: _Plan,
+    graph: dict[str, list[str]],
+    needed: set[str],
+) -> Workspace | None:
+    """The workspace of the ``needed`` modules (those absent from it left out, as the whole
+    workspace leaves them out), scans from the plan or the store."""
+    paths = {name_of(p): p for p in store.index}
+    modules: dict[str, Module] = {}
+    for name in sorted(needed):
+        if name not in graph:
+            continue  # imported but absent: the analysis reports the import
+        scan = plan.changed.get(name)
+        if scan is None:
+            row = store.index.get(paths[name])
+            stored = store.known(row[2]) if row is not None else None
+            if stored is None:
+                return None
+            scan = stored
+        row = store.index.get(paths[name])
+        sha = row[2] if row is not None else ""
+        modules[name] = Module(name=name, path=Path(paths[name]), scan=scan, sha=sha)
+    return Workspace(root=Path(root), libraries=library_names(libraries), modules=modules)
+
+
+def _rewrite(
+    root: str,
+    libraries: list[SourceRoot],
+    name_of: Callable[[str], str],
+    store: ScanStore,
+    graph: dict[str, list[str]],
+    state: dict[str, Any],
+    rewritten: set[int],
+) -> dict[int, dict[str, Any]] | None:
+    """The entries of the missions whose YAML changed (no Lean file did), each loaded alone
+    and analysed over the modules it can reach; None when the change moves what the state
+    recorded of the mission (its id, modules or statement closure) or what the lint read of
+    it (its statements: the lint counts are kept from its entry)."""
+    from missions.catalog import load_catalog  # the YAML and schema libraries: only here
+    from missions.errors import InputError
+    from missions.placeholders import mission_placeholders
+    from missions.report import mission_json
+    from missions.status import MissionStatus
+    from missions.witness import load_results
+
+    missions: list[dict[str, Any]] = state["missions"]
+    memo: dict[str, set[str]] = {}
+    needed: set[str] = set(state["exits"])
+    for index in rewritten:
+        needed |= set(missions[index]["modules"]) | _closure(graph, missions[index]["module"], memo)
+    workspace = _part(root, libraries, name_of, store, _Plan(), graph, needed)
+    if workspace is None:
+        return None
+    try:
+        catalog = load_catalog(Path(root), only=[Path(missions[i]["yaml"]).stem for i in rewritten])
+    except InputError:
+        return None  # the full command reports it
+    files = {str(f.path): f for f in catalog.files}
+    context = AnalysisMemo(workspace, {m["module"] for m in missions if m["built"]})
+    witnesses = load_results(root)
+    entries: dict[int, dict[str, Any]] = {}
+    for index in sorted(rewritten):
+        record = missions[index]
+        mission_file = files.get(record["yaml"])
+        if mission_file is None:
+            return None
+        info = mission_file.mission
+        old = {t[2] for t in record["targets"] if t[2]}
+        new = {t.statement for t in info.targets if t.statement}
+        if (info.id, info.lean.module, info.lean.statements_module, new) != (
+            record["id"],
+            record["module"],
+            record["statements"],
+            old,
+        ):
+            return None
+        if not names_inside_root(workspace, info.lean.module, info.targets):
+            return None  # looked up among every module
+        pin = pin_state(workspace, info)
+        if sorted(pin.modules) != record["statement_closure"]:
+            return None
+        statuses = [target_status(workspace, mission_file, pin, t, context) for t in info.targets]
+        mission = MissionStatus(mission_file, pin, statuses)
+        placeholders = mission_placeholders(workspace, mission_file)
+        entry = mission_json(mission, witnesses, placeholders, Path(root))
+        before = json.loads(record["text"])
+        if "lint" in before:  # the lint read nothing that changed: its counts stand
+            counts = {t["statement"]: t["lint"] for t in before["targets"]}
+            for target in entry["targets"]:
+                target["lint"] = counts[target["statement"]]
+            entry["lint"] = before["lint"]
+        record["pin"] = info.lean.statement_pin
+        record_reach(record, workspace, statuses)
+        entries[index] = entry
+    return entries
