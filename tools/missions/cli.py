@@ -614,7 +614,7 @@ def check(
         if answer is None and plain:
             if recording is None:
                 recording = start_check(top)
-            # an edit to proofs: only the missions it can change are gated again
+            # after an edit: only the missions it can change are gated again (recheck)
             answer = recheck(top, recording)
         if answer is None:
             analysis, lint = analyse_and_lint(top, ids, use_cache=not no_cache)
