@@ -284,6 +284,39 @@ def test_a_proof_renamed_away_is_looked_up_among_every_module(root: Path, clock:
     assert _check(root) == _full(root)
 
 
+@pytest.mark.parametrize("damage", ["modules", "missions", "parts", "files"])
+def test_a_state_of_the_wrong_shape_runs_the_whole_gate(
+    root: Path, clock: Clock, damage: str
+) -> None:
+    """A state is the tool's own file, but a cache folder is anyone's: any shape of it that
+    is not the tool's hands over to the whole gate, which writes a good one."""
+    state = Path(cache_dir_for(str(root))) / recheck.STATE_FILE
+    data = json.loads(state.read_text(encoding="utf-8"))
+    data[damage] = [] if isinstance(data[damage], dict) else {"x": 1}
+    state.write_text(json.dumps(data), encoding="utf-8")
+    clock.replace(root / "Formal/Alpha/Proofs.lean", "nlinarith [Nat.zero_le n]", "sorry")
+    assert _rechecked(root) is None
+    assert _check(root) == _full(root)
+    clock.replace(root / "Formal/Gamma/Proofs.lean", "nlinarith", "simp; nlinarith")
+    _same_as_full(root)
+
+
+def test_no_state_is_kept_while_an_answer_is_not(
+    root: Path, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A check that stores no answer (a file changed within the racy window) keeps no state
+    either: the state's stamps are always those of a stored answer."""
+    state = Path(cache_dir_for(str(root))) / recheck.STATE_FILE
+    state.unlink()
+    clock.replace(root / "Formal/Alpha/Proofs.lean", "nlinarith [Nat.zero_le n]", "sorry")
+    monkeypatch.setattr(roots, "RACY_NS", 3600 * 10**9)  # every file counts as just changed
+    _check(root)
+    assert not state.exists()
+    monkeypatch.setattr(roots, "RACY_NS", 0)
+    _check(root)
+    assert state.exists()
+
+
 def test_a_state_from_other_stamps_is_not_used(root: Path, clock: Clock) -> None:
     """The stamps name the tree: a state kept for another tree layout never answers."""
     state = Path(cache_dir_for(str(root))) / recheck.STATE_FILE
