@@ -203,6 +203,27 @@ def test_the_policies_of_a_mission_gated_again_are_applied_again(root: Path, clo
     assert any("| New |" in v["message"] for v in answer["violations"])
 
 
+def test_a_witness_module_a_yaml_now_links_keys_the_stored_answer(root: Path, clock: Clock) -> None:
+    """A witness module outside the tree (one the tool ships) that an edited YAML links is
+    an input of the answer: the stored answer is keyed by its source too."""
+    from missions.inputs import _record_path
+    from missions.stored import CHECK_PURPOSE
+    from missions.witness import witness_sources
+
+    beta = root / "missions/beta.yaml"
+    module = "missions.witnesses.sgd_bottou"
+    clock.replace(beta, "    depends_on:", f"    witness: {module}\n    depends_on:")
+    answer = _same_as_full(root)
+    assert "witness-stale" in _rules(answer, "beta")  # linked, never stamped
+    from missions.catalog import load_catalog
+
+    mission = load_catalog(root, only=["beta"]).files[0].mission
+    sources = witness_sources(mission)
+    assert sources and not any(s.startswith(str(root)) for s in sources)
+    record = json.loads(Path(_record_path(str(root), CHECK_PURPOSE)).read_text(encoding="utf-8"))
+    assert set(sources) <= set(record["extra"])
+
+
 @pytest.mark.parametrize(
     "edit",
     [
