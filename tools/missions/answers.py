@@ -24,8 +24,9 @@ from missions.roots import content_hash, file_stamp, is_racy, lean_file_stats, l
 RESULT_FILE = "status-result.txt"
 
 
-def _inputs(top: str) -> list[str]:
-    """Every input of ``status`` besides the Lean sources."""
+def _inputs(top: str, witnesses: list[str] | None = None) -> list[str]:
+    """Every input of ``status`` besides the Lean sources (``witnesses``: the witness
+    sources to stamp, default the ones :data:`WITNESS_LIST` names)."""
     lake_files = (
         "lakefile.lean",
         "lakefile.toml",
@@ -37,16 +38,78 @@ def _inputs(top: str) -> list[str]:
     paths.append(os.path.join(cache_dir_for(top), WITNESS_RESULTS_FILE))  # witness column
     with os.scandir(os.path.join(top, "missions")) as entries:
         paths += sorted(e.path for e in entries if e.name.endswith((".yaml", ".yml")))
-    return paths
+    return paths + (witness_inputs(top) if witnesses is None else witnesses)
+
+
+#: The witness modules' sources (and folders) the missions linked when the last full
+#: ``status`` ran: the witness column reads them (is a witness stale?), so every key of a
+#: stored ``status`` answer stamps them too.
+WITNESS_LIST = "status-witnesses.json"
+
+
+def witness_inputs(top: str) -> list[str]:
+    """The paths :data:`WITNESS_LIST` names (none if it is missing or damaged)."""
+    import json
+
+    try:
+        with open(os.path.join(cache_dir_for(top), WITNESS_LIST), encoding="utf-8") as handle:
+            paths = json.load(handle)
+    except (OSError, ValueError, RecursionError):
+        return []
+    if not isinstance(paths, list) or not all(isinstance(p, str) for p in paths):
+        return []
+    return sorted(set(paths))
+
+
+def name_witnesses(top: str, paths: list[str]) -> None:
+    """Write :data:`WITNESS_LIST` (a lost write only costs the next run its stored answer)."""
+    import json
+
+    directory = cache_dir_for(top)
+    try:
+        os.makedirs(directory, exist_ok=True)
+        tmp = os.path.join(directory, f"{WITNESS_LIST}.{os.getpid()}.tmp")
+        with open(tmp, "w", encoding="utf-8") as handle:
+            json.dump(paths, handle)
+        os.replace(tmp, os.path.join(directory, WITNESS_LIST))
+    except OSError:
+        pass
+
+
+def rekey(
+    root: str | os.PathLike[str], key: str, listed: list[str], linked: list[str]
+) -> tuple[str | None, str | None, list[str]]:
+    """The keys to store a whole-workspace answer under once the run found which witness
+    sources it read (``linked``), and the witness sources they stamp.
+
+    ``key`` was taken before the run, stamping the ``listed`` sources. Sources the run read
+    beyond those are named for every later key and stamped now; the base of the key is taken
+    again, and if anything it covers moved during the run there is no key (None): the answer
+    may mix the states before and after. A source changed during the run and read before
+    the change would go unseen, except that a file changed within the racy window makes no
+    key at all (:func:`fingerprint`); :meth:`missions.inputs.Recording.store` accepts the
+    same for the gate's witness modules.
+    """
+    top = os.fspath(root)
+    wanted = sorted(set(listed) | set(linked))
+    if wanted == listed:
+        return key, None, listed
+    name_witnesses(top, wanted)
+    stats = lean_file_stats(top, library_roots(top))
+    if fingerprint(top, [], stats, listed) != key:
+        return None, None, wanted
+    return fingerprint(top, [], stats, wanted), content_fingerprint(top, stats, wanted), wanted
 
 
 def _head(top: str, ids: list[str]) -> str:
     return f"{__version__}\0{SCANNER_VERSION}\0{code_fingerprint()}\0{top}\0{ids}"
 
 
-def _input_stats(top: str) -> list[tuple[str, os.stat_result | None]]:
+def _input_stats(
+    top: str, witnesses: list[str] | None = None
+) -> list[tuple[str, os.stat_result | None]]:
     found: list[tuple[str, os.stat_result | None]] = []
-    for path in _inputs(top):
+    for path in _inputs(top, witnesses):
         try:
             found.append((path, os.stat(path)))
         except OSError:
@@ -75,11 +138,13 @@ def fingerprint(
     root: str | os.PathLike[str],
     ids: list[str],
     stats: list[tuple[str, os.stat_result]] | None = None,
+    witnesses: list[str] | None = None,
 ) -> str:
     """A key that changes whenever anything ``status`` reads changes (``stats``: the Lean
-    files with their stat results, when the caller already has them)."""
+    files with their stat results, when the caller already has them; ``witnesses`` as for
+    :func:`_inputs`)."""
     top = os.fspath(root)
-    inputs = _input_stats(top)
+    inputs = _input_stats(top, witnesses)
     parts = [_head(top, ids), *_input_stamps(top, inputs)]
     if stats is None:
         stats = lean_file_stats(top, library_roots(top))
@@ -93,7 +158,9 @@ def fingerprint(
 
 
 def content_fingerprint(
-    root: str | os.PathLike[str], stats: list[tuple[str, os.stat_result]]
+    root: str | os.PathLike[str],
+    stats: list[tuple[str, os.stat_result]],
+    witnesses: list[str] | None = None,
 ) -> str:
     """The whole workspace's :func:`fingerprint` by content instead of times: equal on a
     fresh clone (every file has new times) when no byte differs, so a restored cache still
@@ -105,7 +172,7 @@ def content_fingerprint(
     directory = cache_dir_for(top)
     index = ScanStore.open(directory if os.path.isdir(directory) else None)
     parts = [_head(top, []), "content"]
-    for path in _inputs(top):
+    for path in _inputs(top, witnesses):
         parts.append(f"{path}\0{content_hash(path)}")
     for path, stat in stats:
         row = index.index.get(path)

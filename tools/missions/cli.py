@@ -103,6 +103,7 @@ from missions.sync import (
 from missions.toolchain import mathlib_revision, run_doctor
 from missions.witness import (
     Claim,
+    linked_sources,
     load_claims,
     load_results,
     result_json,
@@ -408,7 +409,8 @@ def status(
     """
     with _input_errors():
         resolved = _root(root)
-        key, content_key = _answer_keys(resolved)
+        listed = answers.witness_inputs(str(resolved))
+        key, content_key = _answer_keys(resolved, listed)
         inputs = incremental.global_inputs(str(resolved))
         evidence = _evidence(resolved, lean, checks)
         analysis, lint = analyse_and_lint(resolved, ids, use_cache=not no_cache)
@@ -429,9 +431,18 @@ def status(
     texts = [incremental.mission_text(m) for m in data["missions"]]
     fields = {k: v for k, v in data.items() if k != "missions"}
     if key is not None and not no_cache and not lean and not ids:
-        # the one stored answer is the whole workspace's: `status ID` is answered from it
-        answers.store(resolved, key, incremental.assembled(fields, texts), content_key)
-        incremental.remember(analysis, data, inputs, texts, linted)
+        # the witness column read the linked witness modules: the keys stamp them too
+        linked = linked_sources(m.file.mission for m in analysis.missions)
+        stamped = listed
+        with _input_errors():
+            if not set(linked) <= set(listed):
+                key, content_key, stamped = answers.rekey(resolved, key, listed, linked)
+                added = sorted(set(stamped) - set(listed))
+                inputs = {**inputs, **incremental.global_inputs(str(resolved), added)}
+        if key is not None:
+            # the one stored answer is the whole workspace's: `status ID` is answered from it
+            answers.store(resolved, key, incremental.assembled(fields, texts), content_key)
+            incremental.remember(analysis, data, inputs, texts, linted)
     if progress:  # beyond the stored answer: it depends on history, not only on files
         with _input_errors():
             paths = {m.id: m.file.path for m in analysis.missions}
@@ -445,14 +456,17 @@ def status(
         _write_plain(progress_lines(data["progress"]))
 
 
-def _answer_keys(root: Path) -> tuple[str | None, str | None]:
+def _answer_keys(root: Path, witnesses: list[str]) -> tuple[str | None, str | None]:
     """The keys :func:`missions.answers.store` files a whole-workspace answer under, taken
-    before the run (a file changed during it then counts as changed next time); None for
-    an unreadable input, which the command itself reports. The stat of every file is let go
-    here, not held through a large run."""
+    before the run (a file changed during it then counts as changed next time; the
+    ``witnesses`` sources stamped); None for an unreadable input, which the command itself
+    reports. The stat of every file is let go here, not held through a large run."""
     try:
         stats = lean_file_stats(str(root), library_roots(root))
-        return answers.fingerprint(root, [], stats), answers.content_fingerprint(root, stats)
+        return (
+            answers.fingerprint(root, [], stats, witnesses),
+            answers.content_fingerprint(root, stats, witnesses),
+        )
     except OSError:
         return None, None
 

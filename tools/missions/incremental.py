@@ -66,6 +66,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from missions import SCANNER_VERSION, SETTINGS_FILE, __version__, code_fingerprint
+from missions.answers import witness_inputs
 from missions.cache import WITNESS_RESULTS_FILE, cache_dir_for
 from missions.lean.scan import Decl, FileScan, decl_row, record_fields
 from missions.lean.store import ScanStore
@@ -125,7 +126,7 @@ def _input_paths(root: str) -> list[str]:
             paths += sorted(e.path for e in entries if e.name.endswith((".yaml", ".yml")))
     except OSError:
         pass
-    return paths
+    return paths + witness_inputs(root)
 
 
 def _stamp(stat: os.stat_result) -> list[Any]:
@@ -138,10 +139,11 @@ def _recorded_stamp(stat: os.stat_result) -> list[Any]:
     return [-1, -1, -1] if is_racy(stat) else _stamp(stat)
 
 
-def global_inputs(root: str) -> dict[str, list[Any] | None]:
-    """Size, modification and change time, and content hash of every non-Lean input."""
+def global_inputs(root: str, paths: list[str] | None = None) -> dict[str, list[Any] | None]:
+    """Size, modification and change time, and content hash of every non-Lean input (or of
+    ``paths``)."""
     found: dict[str, list[Any] | None] = {}
-    for path in _input_paths(root):
+    for path in _input_paths(root) if paths is None else paths:
         try:
             found[path] = [*_recorded_stamp(os.stat(path)), content_hash(path)]
         except OSError:
@@ -1084,7 +1086,7 @@ def _rewrite(
     from missions.placeholders import mission_placeholders
     from missions.report import mission_json
     from missions.status import MissionStatus
-    from missions.witness import load_results
+    from missions.witness import linked_sources, load_results
 
     missions: list[dict[str, Any]] = state["missions"]
     memo: dict[str, set[str]] = {}
@@ -1119,6 +1121,8 @@ def _rewrite(
             return None
         if not names_inside_root(workspace, info.lean.module, info.targets):
             return None  # looked up among every module
+        if not set(linked_sources([info])) <= set(witness_inputs(root)):
+            return None  # a witness module the keys do not stamp yet
         pin = pin_state(workspace, info)
         if sorted(pin.modules) != record["statement_closure"]:
             return None

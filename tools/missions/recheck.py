@@ -394,7 +394,7 @@ def _regate(
     from missions.policy import policy_violations
     from missions.ratchet import status_timelines
     from missions.settings import load_settings
-    from missions.witness import witness_sources
+    from missions.witness import linked_sources
 
     missions: list[dict[str, Any]] = state["missions"]
     files: dict[str, list[str]] = state["files"]
@@ -441,8 +441,8 @@ def _regate(
         root=root, workspace=workspace, missions=analysed, memo=memo, catalog=catalog.missions
     )
     # the witness modules a YAML now links are inputs of the answer (see missions.stored)
-    linked = {path for mission in analysed for path in witness_sources(mission.file.mission)}
-    state["extra"] = [*state["extra"], *sorted(linked - set(state["extra"]))]
+    linked = linked_sources(mission.file.mission for mission in analysed)
+    state["extra"] = [*state["extra"], *sorted(set(linked) - set(state["extra"]))]
     timelines = status_timelines(root, [m.file.path for m in analysed])
     policy = load_settings(root).policy
     regated = {m.id for m in analysed}

@@ -59,8 +59,13 @@ def read_regular(path: str, limit: int) -> tuple[bytes, os.stat_result]:
 
 
 def content_hash(path: str) -> str:
-    """sha256 of a regular file's bytes, or ``-errno`` (a FIFO is never waited on)."""
+    """sha256 of a regular file's bytes, of a folder's sorted entry names (a witness
+    module's folder is an input: a package added beside the module replaces it), or
+    ``-errno`` (a FIFO is never waited on)."""
     try:
+        if os.path.isdir(path):
+            names = "\0".join(sorted(os.listdir(path)))
+            return "dir:" + hashlib.sha256(names.encode("utf-8", "surrogateescape")).hexdigest()
         return hashlib.sha256(read_regular(path, MAX_LEAN_BYTES)[0]).hexdigest()
     except OSError as exc:
         return f"-{exc.errno}"

@@ -124,11 +124,9 @@ def start_check(root: Path) -> Recording:
 
 def _witness_inputs(analysis: Analysis) -> list[str]:
     """The witness modules the missions name (found only once the YAML is read)."""
-    from missions.witness import witness_sources
+    from missions.witness import linked_sources
 
-    return sorted(
-        {path for mission in analysis.missions for path in witness_sources(mission.file.mission)}
-    )
+    return linked_sources(mission.file.mission for mission in analysis.missions)
 
 
 def keep_check(recording: Recording, analysis: Analysis, answer: dict[str, Any]) -> bool:

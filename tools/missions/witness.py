@@ -865,6 +865,12 @@ def source_digest(mission: Any) -> str | None:
     return "sha256:" + digest.hexdigest()
 
 
+def linked_sources(missions: Iterable[Any]) -> list[str]:
+    """:func:`witness_sources` of every mission: inputs of any answer that shows whether a
+    witness is stale (found only once the YAML is read)."""
+    return sorted({path for mission in missions for path in witness_sources(mission)})
+
+
 def stale_reason(mission: Any) -> str | None:
     """Why the mission's witnesses are stale, or None: they were stamped at the current
     statement pin with today's witness sources (or the mission has no witness, or nothing is
