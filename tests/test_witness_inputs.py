@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from conftest import committed_demo, git, invoke, link_witnesses
-from missions import answers, fastpath, roots
+from missions import fastpath, roots
+from missions.cache import WITNESS_LIST, cache_dir_for, witness_inputs
 from missions.witnesses import WORKSPACE_FOLDER
 from test_stored_answers import Editor
 
@@ -64,9 +65,9 @@ def test_a_run_that_meets_a_new_witness_source_keys_its_answer_by_it(
     """The keys of a run are taken before it reads the YAML: a witness source it was not
     told of is stamped once it is known, and the answer stored under keys that stamp it."""
     root = linked
-    (Path(answers.cache_dir_for(str(root))) / answers.WITNESS_LIST).unlink(missing_ok=True)
+    (Path(cache_dir_for(str(root))) / WITNESS_LIST).unlink(missing_ok=True)
     invoke("status", "--json", "--root", root)
-    sources = answers.witness_inputs(str(root))
+    sources = witness_inputs(str(root))
     assert sources and all(Path(p).exists() for p in sources)
     assert _fast_status(root, capfdbinary) == _full(root)  # stored by that first run
     module = next((root / WORKSPACE_FOLDER).glob("*.py"))

@@ -17,7 +17,7 @@ import time
 from collections.abc import Iterable
 
 from missions import SCANNER_VERSION, SETTINGS_FILE, __version__, code_fingerprint
-from missions.cache import WITNESS_RESULTS_FILE, cache_dir_for
+from missions.cache import WITNESS_RESULTS_FILE, cache_dir_for, name_witnesses, witness_inputs
 from missions.roots import content_hash, file_stamp, is_racy, lean_file_stats, library_roots
 
 #: The stored answer: its fingerprint on the first line, then the exact ``--json`` output.
@@ -26,7 +26,7 @@ RESULT_FILE = "status-result.txt"
 
 def _inputs(top: str, witnesses: list[str] | None = None) -> list[str]:
     """Every input of ``status`` besides the Lean sources (``witnesses``: the witness
-    sources to stamp, default the ones :data:`WITNESS_LIST` names)."""
+    sources to stamp, default the ones :data:`missions.cache.WITNESS_LIST` names)."""
     lake_files = (
         "lakefile.lean",
         "lakefile.toml",
@@ -39,41 +39,6 @@ def _inputs(top: str, witnesses: list[str] | None = None) -> list[str]:
     with os.scandir(os.path.join(top, "missions")) as entries:
         paths += sorted(e.path for e in entries if e.name.endswith((".yaml", ".yml")))
     return paths + (witness_inputs(top) if witnesses is None else witnesses)
-
-
-#: The witness modules' sources (and folders) the missions linked when the last full
-#: ``status`` ran: the witness column reads them (is a witness stale?), so every key of a
-#: stored ``status`` answer stamps them too.
-WITNESS_LIST = "status-witnesses.json"
-
-
-def witness_inputs(top: str) -> list[str]:
-    """The paths :data:`WITNESS_LIST` names (none if it is missing or damaged)."""
-    import json
-
-    try:
-        with open(os.path.join(cache_dir_for(top), WITNESS_LIST), encoding="utf-8") as handle:
-            paths = json.load(handle)
-    except (OSError, ValueError, RecursionError):
-        return []
-    if not isinstance(paths, list) or not all(isinstance(p, str) for p in paths):
-        return []
-    return sorted(set(paths))
-
-
-def name_witnesses(top: str, paths: list[str]) -> None:
-    """Write :data:`WITNESS_LIST` (a lost write only costs the next run its stored answer)."""
-    import json
-
-    directory = cache_dir_for(top)
-    try:
-        os.makedirs(directory, exist_ok=True)
-        tmp = os.path.join(directory, f"{WITNESS_LIST}.{os.getpid()}.tmp")
-        with open(tmp, "w", encoding="utf-8") as handle:
-            json.dump(paths, handle)
-        os.replace(tmp, os.path.join(directory, WITNESS_LIST))
-    except OSError:
-        pass
 
 
 def rekey(

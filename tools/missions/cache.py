@@ -142,3 +142,38 @@ def write_records(path: Path, version: str, lines: Iterable[str]) -> None:
 
         with contextlib.suppress(OSError):
             tmp.unlink()
+
+
+#: The witness modules' sources (and folders) the missions linked when the last full
+#: ``status`` ran: the witness column reads them (is a witness stale?), so every key of a
+#: stored ``status`` answer stamps them too.
+WITNESS_LIST = "status-witnesses.json"
+
+
+def witness_inputs(top: str) -> list[str]:
+    """The paths :data:`WITNESS_LIST` names (none if it is missing or damaged)."""
+    import json
+
+    try:
+        with open(os.path.join(cache_dir_for(top), WITNESS_LIST), encoding="utf-8") as handle:
+            paths = json.load(handle)
+    except (OSError, ValueError, RecursionError):
+        return []
+    if not isinstance(paths, list) or not all(isinstance(p, str) for p in paths):
+        return []
+    return sorted(set(paths))
+
+
+def name_witnesses(top: str, paths: list[str]) -> None:
+    """Write :data:`WITNESS_LIST` (a lost write only costs the next run its stored answer)."""
+    import json
+
+    directory = cache_dir_for(top)
+    try:
+        os.makedirs(directory, exist_ok=True)
+        tmp = os.path.join(directory, f"{WITNESS_LIST}.{os.getpid()}.tmp")
+        with open(tmp, "w", encoding="utf-8") as handle:
+            json.dump(paths, handle)
+        os.replace(tmp, os.path.join(directory, WITNESS_LIST))
+    except OSError:
+        pass

@@ -28,6 +28,7 @@ from rich.text import Text
 from typer.core import TyperCommand
 
 from missions import __version__, answers, gitinfo, incremental
+from missions.cache import witness_inputs
 from missions.catalog import Catalog, load_catalog
 from missions.checks import KernelEvidence, apply_kernel, load_evidence
 from missions.comparator import CHALLENGE_DIR, comparator_violations, write_export
@@ -409,7 +410,7 @@ def status(
     """
     with _input_errors():
         resolved = _root(root)
-        listed = answers.witness_inputs(str(resolved))
+        listed = witness_inputs(str(resolved))
         key, content_key = _answer_keys(resolved, listed)
         inputs = incremental.global_inputs(str(resolved))
         evidence = _evidence(resolved, lean, checks)

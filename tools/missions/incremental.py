@@ -66,8 +66,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from missions import SCANNER_VERSION, SETTINGS_FILE, __version__, code_fingerprint
-from missions.answers import witness_inputs
-from missions.cache import WITNESS_RESULTS_FILE, cache_dir_for
+from missions.cache import WITNESS_RESULTS_FILE, cache_dir_for, witness_inputs
 from missions.lean.scan import Decl, FileScan, decl_row, record_fields
 from missions.lean.store import ScanStore
 from missions.lean.workspace import Module, Workspace, restamp, scan_file
