@@ -194,7 +194,7 @@ def test_a_touched_file_changes_nothing(root: Path) -> None:
 
 @pytest.mark.parametrize(
     "edit",
-    ["statement", "yaml", "yaml-and-lean", "exit", "lakefile"],
+    ["statement", "yaml", "yaml-and-statements", "exit", "lakefile"],
 )
 def test_edits_it_cannot_bound_go_to_the_full_command(root: Path, edit: str) -> None:
     if edit == "statement":
@@ -204,11 +204,11 @@ def test_edits_it_cannot_bound_go_to_the_full_command(root: Path, edit: str) -> 
         path = root / "missions/alpha.yaml"
         text = path.read_text(encoding="utf-8")
         _write(path, text.replace("statement: Formal.Alpha.Goal", "statement: Formal.Beta.Goal"))
-    elif edit == "yaml-and-lean":  # one kind of change at a time
+    elif edit == "yaml-and-statements":  # a YAML and a statement closure at once
         path = root / "missions/alpha.yaml"
         _write(path, path.read_text(encoding="utf-8").replace("The goal holds.", "It holds."))
-        path = root / "Formal/Beta/Proofs.lean"
-        _write(path, path.read_text(encoding="utf-8").replace("sorry", "simp"))
+        path = root / "Formal/Beta/Statements.lean"
+        _write(path, path.read_text(encoding="utf-8") + "\ndef added : ℕ := 1\n")
     elif edit == "exit":
         path = root / "Formal/Beta/Proofs.lean"
         _write(path, path.read_text(encoding="utf-8") + "\n#exit\n")
@@ -361,6 +361,8 @@ def test_yaml_edits_recompute_their_mission(root: Path) -> None:
     proofs = root / "Formal/Beta/Proofs.lean"
     _write(proofs, proofs.read_text(encoding="utf-8").replace("sorry", "nlinarith [Nat.zero_le n]"))
     assert _targets(_same_as_full(root))["beta"] == "proved"
+    # a proof edited and then synced, status not run in between: both at once
+    _write(proofs, proofs.read_text(encoding="utf-8").replace("nlinarith", "simp; nlinarith"))
     synced = CliRunner().invoke(app, ["sync", "--root", str(root)])
     assert synced.exit_code == 0, synced.output
     _write(beta, beta.read_text(encoding="utf-8"))  # a distinct stamp for the sync's write

@@ -186,10 +186,11 @@ def _fuzz(root: Path, rng: random.Random, steps: int) -> int:
     _status(root)  # the state the first edit starts from
     answered = 0
     for step in range(steps):
-        if rng.random() < 0.15:  # a mission's YAML alone: a recorded status, its title
+        kind = rng.random()
+        if kind < 0.25:  # a mission's YAML (a recorded status, its title), alone or with Lean
             path = rng.choice(yamls)
             _write(path, yaml_edit(rng, path.read_text(encoding="utf-8")))
-        else:  # mostly one file between two runs, sometimes several (a refactoring, a checkout)
+        if kind >= 0.15:  # mostly one file between two runs, sometimes several (a checkout)
             for path in rng.sample(files, 1 if rng.random() < 0.8 else 3):
                 if rng.random() < 0.1:
                     edited = originals[path]

@@ -8,8 +8,8 @@ and proof modules) and the names of its statements and proofs.
 
 The next ``status`` on a changed tree first tries this path, which imports neither the CLI
 nor (unless a mission YAML changed) the YAML and schema libraries. A mission whose YAML
-alone changed is loaded by itself and its entry computed again over the modules it can
-reach (its lint counts kept: the lint read nothing that changed). Otherwise the path
+changed is loaded by itself and its entry computed again over the modules it can reach (its
+lint counts kept: the lint read nothing that changed). For the Lean files, the path
 rescans only the files whose content changed (a file whose times moved is hashed first: in
 a fresh clone every file's did), finds the missions
 whose modules include one of them (or whose statement or proof names a changed file
@@ -18,9 +18,9 @@ declares, or used to), analyses just those targets with the same
 it cannot bound falls back to the full command:
 
 * any change to the content of the Lake files, the toolchain, the settings or the witness
-  results; a mission YAML changed together with Lean files, or in a way that moves what the
-  state recorded of the mission (its id, modules, statement closure) or what the lint read
-  of it (its statements);
+  results; a mission YAML changed together with a statement closure, or in a way that moves
+  what the state recorded of the mission (its id, modules, statement closure) or what the
+  lint read of it (its statements), or that links a witness module the keys do not stamp;
 * a change to a module with ``#exit`` (its reasons name every such module), a module added
   or removed together with a statement-closure edit;
 * a mission whose root module does not exist (its names are looked up workspace-wide).
@@ -446,17 +446,10 @@ def status_text(root: str, libraries: list[SourceRoot], stats: list[tuple[str, A
     touched = _touched(missions, plan, shas)
     if touched and any(mission["module"] not in graph for mission in missions):
         return None  # its names are looked up workspace-wide
-    if rewritten:
-        if touched:
-            return None  # one kind of change at a time: the state follows each
-        entries = _rewrite(root, libraries, name_of, store, graph, state, rewritten)
-        if entries is None:
-            return None
-        for index, entry in entries.items():
-            _answer(missions[index], entry)
-        state["inputs"] = inputs
     memo: dict[str, set[str]] = {}
     patched = _in_statement_closures(missions, graph, touched, memo)
+    if rewritten and patched:
+        return None  # a YAML and a statement closure edited at once: the full command
     if patched:
         paths = {name_of(p): p for p in store.index}
         affected = _statement_edit(root, store, paths, plan, state, touched, shas)
@@ -466,12 +459,21 @@ def status_text(root: str, libraries: list[SourceRoot], stats: list[tuple[str, A
         affected = _bounded(missions, graph, affected, memo)
     if affected is None:
         return None
-    if affected:
-        recomputed = _recompute(root, libraries, name_of, store, plan, graph, state, affected)
+    if affected - rewritten:
+        recomputed = _recompute(
+            root, libraries, name_of, store, plan, graph, state, affected - rewritten
+        )
         if recomputed is None:
             return None
         for index, entry in recomputed.items():
             _answer(missions[index], entry)
+    if rewritten:
+        entries = _rewrite(root, libraries, name_of, store, plan, graph, state, rewritten)
+        if entries is None:
+            return None
+        for index, entry in entries.items():
+            _answer(missions[index], entry)
+        state["inputs"] = inputs
     shapes = [
         {"status": m["statuses"][0], "targets": [{"status": t} for t in m["statuses"][1]]}
         for m in missions
@@ -1072,14 +1074,16 @@ def _rewrite(
     libraries: list[SourceRoot],
     name_of: Callable[[str], str],
     store: ScanStore,
+    plan: _Plan,
     graph: dict[str, list[str]],
     state: dict[str, Any],
     rewritten: set[int],
 ) -> dict[int, dict[str, Any]] | None:
-    """The entries of the missions whose YAML changed (no Lean file did), each loaded alone
-    and analysed over the modules it can reach; None when the change moves what the state
-    recorded of the mission (its id, modules or statement closure) or what the lint read of
-    it (its statements: the lint counts are kept from its entry)."""
+    """The entries of the missions whose YAML changed, each loaded alone and analysed over
+    the modules it can reach (as the Lean files are now: no statement closure changed);
+    None when the change moves what the state recorded of the mission (its id, modules or
+    statement closure) or what the lint read of it (its statements: the lint counts are
+    kept from its entry)."""
     from missions.catalog import load_catalog  # the YAML and schema libraries: only here
     from missions.errors import InputError
     from missions.placeholders import mission_placeholders
@@ -1092,7 +1096,7 @@ def _rewrite(
     needed: set[str] = set(state["exits"])
     for index in rewritten:
         needed |= set(missions[index]["modules"]) | _closure(graph, missions[index]["module"], memo)
-    workspace = _part(root, libraries, name_of, store, _Plan(), graph, needed)
+    workspace = _part(root, libraries, name_of, store, plan, graph, needed)
     if workspace is None:
         return None
     try:
