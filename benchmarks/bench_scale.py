@@ -11,6 +11,7 @@ side on that tree:
 - ``status --json`` warm (the stored answer): the baseline every other figure is a ratio to;
 - ``status ID --json`` for one mission (the first time: its answer is not stored yet);
 - ``pin ID`` of one mission (a statement edited first, so there is something to record);
+- ``status --json`` after that pin (the incremental ``status`` answers a YAML edit);
 - ``check`` (the whole gate);
 - ``report --format html`` (the dashboard);
 - ``check`` and ``report --format html`` once more on the unchanged tree, answered from what
@@ -129,6 +130,7 @@ def one_size(size: int, base: Path, missions: str) -> dict[str, Any]:
     runs = {
         "status ID": measure([missions, "status", first, "--json", *at], env, out),
         "pin ID": measure([missions, "pin", second, "--reason", "benchmark", *at], env, out),
+        "status after pin": measure([missions, "status", "--json", *at], env, out),
         "check": measure([missions, "check", *at], env, out),
         "report html": measure([missions, "report", "--format", "html", "-o", site, *at], env, out),
     }
@@ -174,6 +176,7 @@ def main(argv: list[str] | None = None) -> int:
         "warm status",
         "status ID",
         "pin ID",
+        "status after pin",
         "check",
         "report html",
         "check again",
