@@ -15,8 +15,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from ruamel.yaml import YAML
 
-from missions.yamlio import _UNBUILT, _Builder, check_depth, fast_load, load_indexed
+from missions.yamlio import (
+    _UNBUILT,
+    _Builder,
+    check_depth,
+    fast_load,
+    load_indexed,
+    parse_events,
+)
 from missions.yamlio import structure_problems as problems_of
 
 REPO = Path(__file__).resolve().parent.parent
@@ -257,3 +265,41 @@ def test_the_built_document_spares_the_structure_walk_only_within_its_budget(ext
 def test_a_document_with_an_alias_is_always_walked() -> None:
     _, data, sound = load_indexed(Path("m.yaml"), "a: &x [1, 2]\nb: *x\n")
     assert data == {"a": [1, 2], "b": [1, 2]} and not sound
+
+
+def _event_list(events: Any) -> list[tuple[Any, ...]]:
+    """Every field of every event, marks included (messages read their lines)."""
+    seen = []
+    try:
+        for event in events:
+            fields = {
+                k: getattr(event, k, None)
+                for k in ("anchor", "tag", "implicit", "value", "style", "explicit", "version")
+            }
+            marks = [(m.index, m.line, m.column) for m in (event.start_mark, event.end_mark)]
+            seen.append((type(event).__name__, repr(sorted(fields.items())), marks))
+    except Exception as exc:  # broken syntax: both must stop at the same place, the same way
+        seen.append(("error", type(exc).__name__, str(exc)))
+    return seen
+
+
+@pytest.mark.parametrize("seed", SEEDS[:4])
+def test_the_direct_parser_gives_the_events_of_the_safe_loaders_parse(seed: int) -> None:
+    """:func:`parse_events` drives ruamel's parser without a loader class per document; it
+    must yield exactly what ``YAML(typ="safe").parse`` yields, errors included."""
+    rng = random.Random(seed)
+    texts = [random_document(rng) for _ in range(DOCUMENTS_PER_SEED)]
+    texts += [p.read_text(encoding="utf-8") for p in sorted((REPO / "missions").glob("*.yaml"))]
+    for text in texts:
+        expected = _event_list(YAML(typ="safe", pure=False).parse(text))
+        assert _event_list(parse_events(text)) == expected, text
+
+
+def test_a_scalar_built_once_is_not_shared_as_a_container() -> None:
+    """The scalar memo serves immutable values only: containers are built per document, so
+    editing one document's value never shows in another's."""
+    first = load_indexed(Path("a.yaml"), "a: [1, 2]\nwhen: 2025-01-15\n")[1]
+    first["a"].append(3)
+    second = load_indexed(Path("b.yaml"), "a: [1, 2]\nwhen: 2025-01-15\n")[1]
+    assert second == {"a": [1, 2], "when": first["when"]}
+    assert second["a"] is not first["a"]

@@ -10,6 +10,7 @@ node budget (a "billion laughs" file is rejected in linear time, before anything
 from __future__ import annotations
 
 import errno
+import functools
 import gc
 import io
 import os
@@ -40,6 +41,11 @@ from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
 from missions.errors import InputError, Problem
 from missions.roots import read_regular
+
+try:  # the C parser ruamel itself uses (see ruamel.yaml.main), when installed
+    from _ruamel_yaml import CParser as _CParser
+except ImportError:  # pragma: no cover - the pure parser gives the same events
+    _CParser = None
 
 #: Expanded node budget for one file: values (mappings, lists, scalars; not keys), an alias
 #: counting as everything it stands for. Real mission files have a few hundred.
@@ -349,9 +355,6 @@ class _Builder:
     """
 
     def __init__(self) -> None:
-        loader = YAML(typ="safe", pure=False)
-        self._resolver = loader.resolver
-        self._constructor = loader.constructor
         self._root: Any = _UNBUILT
         self._documents = 0
         self._ended = False
@@ -360,7 +363,6 @@ class _Builder:
         self._stack: list[list[Any]] = []
         self._open: set[int] = set()
         self._anchors: dict[str, Any] = {}
-        self._tags: dict[str, str] = {}
         #: whether an alias was met, and how many values (not keys) were placed
         self.aliases = False
         self.values = 0
@@ -411,15 +413,12 @@ class _Builder:
         value = event.value
         if not event.implicit[0]:  # quoted or a block scalar: a string
             return value
-        tag = self._tags.get(value)
-        if tag is None:
-            tag = self._tags[value] = str(self._resolver.resolve(ScalarNode, value, event.implicit))
+        tag = _implicit_tag(value, event.implicit[1])
         if tag == _STR_TAG:
             return value
         if tag not in _BUILT_TAGS:  # a merge key flattens its mapping: no scalar constructor can
             raise _GiveUp
-        node = ScalarNode(tag, value, event.start_mark, event.end_mark, style=event.style)
-        return self._constructor.construct_object(node)
+        return _plain_scalar(tag, value)
 
     def _place(self, value: Any, anchor: str | None) -> None:
         if anchor is not None:
@@ -451,6 +450,50 @@ class _GiveUp(Exception):
     """The builder cannot reproduce the safe loader here."""
 
 
+@functools.cache
+def _safe_loader() -> YAML:
+    """One safe loader for the process, used only for its resolver and constructor: the
+    resolver reads no document state (a document with a ``%YAML`` directive is never built,
+    :class:`_Builder`), so every plain scalar resolves as in a loader of its own."""
+    return YAML(typ="safe", pure=False)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _implicit_tag(value: str, implicit_otherwise: bool) -> str:
+    """The tag the safe loader gives a plain scalar; mission files repeat a few hundred."""
+    return str(_safe_loader().resolver.resolve(ScalarNode, value, (True, implicit_otherwise)))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _plain_scalar(tag: str, value: str) -> Any:
+    """The safe loader's value of a plain scalar of a :data:`_BUILT_TAGS` tag: a function of
+    the tag and text alone, and immutable (numbers, booleans, null, timestamps), so one
+    value serves every occurrence. Raises what the constructor raises (``2020-13-45``)."""
+    constructor = _safe_loader().constructor
+    node = ScalarNode(tag, value)
+    try:
+        return constructor.construct_object(node)
+    finally:
+        constructor.constructed_objects.pop(node, None)  # the constructor's memo, not ours
+
+
+def parse_events(text: str) -> Iterator[Any]:
+    """The safe loader's parsing events for ``text``.
+
+    ``YAML.parse`` builds a new loader class per call (and leaves it in a reference cycle);
+    its C parser alone gives the same events at a fraction of the cost, and the pure parser
+    where the C extension is not installed."""
+    if _CParser is None:  # pragma: no cover - exercised where ruamel.yaml.clib is absent
+        yield from YAML(typ="safe", pure=True).parse(text)
+        return
+    parser = _CParser(text)
+    try:
+        while parser.check_event():
+            yield parser.get_event()
+    finally:
+        parser.dispose()
+
+
 def check_depth(path: Path, text: str, builder: _Builder | None = None) -> LineIndex | None:
     """Refuse text nested deeper than :data:`MAX_DEPTH` before any document is built; return
     the first document's :data:`LineIndex` (None for YAML the parser rejects).
@@ -472,7 +515,7 @@ def check_depth(path: Path, text: str, builder: _Builder | None = None) -> LineI
     stack: list[list[Any]] = []
     opener = 0  # line of the event before the current one: the key or bracket that opens it
     try:
-        for event in YAML(typ="safe", pure=False).parse(text):
+        for event in parse_events(text):
             if builder is not None:
                 builder.add(event)
             if isinstance(event, MappingEndEvent | SequenceEndEvent):
