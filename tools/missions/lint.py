@@ -689,13 +689,32 @@ class _Decl:
     body: list[Token]
     is_prop: bool
 
-    @property
+    @functools.cached_property
     def last(self) -> str:
         return _last(self.name)
 
     @property
     def bundle(self) -> bool:
         return self.kind in _BUNDLE_KINDS or (self.kind in ("def", "abbrev") and self.is_prop)
+
+    # A declaration is parsed once per run and read by every mission whose closure holds
+    # it, and by every rule: what the rules ask of its tokens is worked out once.
+    @functools.cached_property
+    def texts(self) -> frozenset[str]:
+        """The text of every linted token."""
+        return frozenset(t[1] for t in self.tokens)
+
+    @functools.cached_property
+    def names(self) -> tuple[str, ...]:
+        """The last component of every identifier it mentions, once each, first use first
+        (the order :meth:`_Env.mentions` finds declarations in)."""
+        return tuple(dict.fromkeys(_last(t[1]) for t in self.tokens if t[0] == IDENT))
+
+    @functools.cached_property
+    def guard_triggered(self) -> bool:
+        """Whether a guard rule can start here (a risky symbol or name among its tokens)."""
+        texts = self.texts
+        return bool(texts & _RISKY_SYMBOLS or {_last(t) for t in texts} & _RISKY_NAMES)
 
 
 def _parse_decl(file: _File, decl: Decl) -> _Decl | None:
@@ -827,10 +846,9 @@ class _Env:
         cached = self._mentions.get(id(decl))
         if cached is None:
             found: dict[int, _Decl] = {}
-            for kind, text, _ in decl.tokens:
-                if kind != IDENT:
-                    continue
-                for other in self.by_last.get(_last(text), []):
+            by_last = self.by_last
+            for name in decl.names:
+                for other in by_last.get(name, ()):
                     if other is not decl:
                         found[id(other)] = other
             cached = self._mentions[id(decl)] = list(found.values())
@@ -861,9 +879,7 @@ class _Env:
         return cached
 
     def _has_guard(self, decls: Iterable[_Decl], guards: frozenset[str]) -> bool:
-        return any(
-            kind == IDENT and _last(text) in guards for d in decls for kind, text, _ in d.tokens
-        )
+        return any(not guards.isdisjoint(d.names) for d in decls)
 
     def add(
         self,
@@ -905,20 +921,21 @@ class _Env:
         """The reach-based rules (integrability, summability, differentiability)."""
         reached = self.reached()
         for decl in self.decls:
-            texts = {t[1] for t in decl.tokens}
+            if not decl.guard_triggered:
+                continue
             users = reached.get(id(decl))
             if users is not None:
-                self._guarded(decl, users, any(decl is r for r in self.roots), texts)
+                self._guarded(decl, users, any(decl is r for r in self.roots))
             else:  # reached by no statement of this mission: its own root
                 self._standalone = True
-                self._guarded(decl, [decl], True, texts)
+                self._guarded(decl, [decl], True)
                 self._standalone = False
         return self.raw
 
     def local_rules(self, decls: Iterable[_Decl]) -> list[_Raw]:
         """Every other rule, on the given declarations."""
         for decl in decls:
-            texts = {t[1] for t in decl.tokens}
+            texts = decl.texts
             if _EXISTS_TRIGGERS & texts:
                 self._exists_implies(decl)
             if texts & _ARITH_TRIGGERS:
@@ -929,9 +946,7 @@ class _Env:
                 _Unused(self, decl).run()
         return self.raw
 
-    def _guarded(self, decl: _Decl, users: list[_Decl], is_root: bool, texts: set[str]) -> None:
-        if not _guard_triggered(texts):
-            return
+    def _guarded(self, decl: _Decl, users: list[_Decl], is_root: bool) -> None:
         sites = _risky_sites(decl, self.by_last)
         if not sites:
             return
@@ -1013,10 +1028,6 @@ class _Env:
 _EXISTS_TRIGGERS = frozenset({"∃", "Exists"})
 
 
-def _guard_triggered(texts: set[str]) -> bool:
-    return bool(texts & _RISKY_SYMBOLS or {_last(t) for t in texts} & _RISKY_NAMES)
-
-
 def _unused_applies(decl: _Decl) -> bool:
     return decl.kind in ("def", "abbrev") and decl.is_prop
 
@@ -1024,9 +1035,9 @@ def _unused_applies(decl: _Decl) -> bool:
 def _quiet(decl: _Decl) -> bool:
     """No rule can report anything *in* ``decl``, whatever the environment: every rule
     starts from one of these triggers in the declaration's own linted tokens."""
-    texts = {t[1] for t in decl.tokens}
+    texts = decl.texts
     return not (
-        _guard_triggered(texts)
+        decl.guard_triggered
         or texts & (_EXISTS_TRIGGERS | _ARITH_TRIGGERS)
         or "Type" in texts
         or _unused_applies(decl)
