@@ -109,3 +109,22 @@ def test_a_racy_statement_file_is_still_patched_declaration_by_declaration(
     patched = incremental.status_text(top, libraries, lean_file_stats(top, libraries))
     full = invoke("status", "--json", "--no-cache", "--root", root)
     assert patched is not None and patched == full.stdout
+
+
+def test_stats_taken_before_a_scan_are_judged_as_of_when_they_were_taken(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A scan started early (:func:`missions.lean.workspace.prefetch`) read files right
+    after stamping them; the key made later from those stamps must call a file racy if it
+    was when stamped, however old it is by the time the key is made."""
+    stats = lean_file_stats(str(root), library_roots(str(root)))
+    newest = max(max(s.st_mtime_ns, s.st_ctime_ns) for _, s in stats)
+    monkeypatch.setattr(roots, "RACY_NS", 10**6)  # a millisecond: every file is older now
+    taken = newest + roots.RACY_NS // 2  # stamped half a millisecond after the last change
+    assert answers.fingerprint(root, [], stats, None, taken) != answers.fingerprint(
+        root, [], stats, None, taken
+    )
+    later = newest + 2 * roots.RACY_NS
+    assert answers.fingerprint(root, [], stats, None, later) == answers.fingerprint(
+        root, [], stats, None, later
+    )

@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 import missions.cli
 from conftest import REPO, copy_repo_workspace, git, init_repo
 from missions import recheck, roots
-from missions.cache import cache_dir_for
+from missions.cache import CHECK_STATE_FILE, cache_dir_for
 from missions.cli import app
 from missions.stored import check_json, start_check
 from test_incremental import _files
@@ -282,7 +282,7 @@ def test_whatever_it_cannot_bound_runs_the_whole_gate(
         # the working tree's edit alone would be answered; the commit is what moved
     elif change == "damaged-state":
         clock.replace(alpha, "nlinarith [Nat.zero_le n]", "sorry")
-        state = Path(cache_dir_for(str(root))) / recheck.STATE_FILE
+        state = Path(cache_dir_for(str(root))) / CHECK_STATE_FILE
         state.write_text(state.read_text(encoding="utf-8")[:-40], encoding="utf-8")
     assert _rechecked(root) is None
     assert _check(root) == _full(root)  # the whole gate answers, and renews the state
@@ -311,7 +311,7 @@ def test_a_state_of_the_wrong_shape_runs_the_whole_gate(
 ) -> None:
     """A state is the tool's own file, but a cache folder is anyone's: any shape of it that
     is not the tool's hands over to the whole gate, which writes a good one."""
-    state = Path(cache_dir_for(str(root))) / recheck.STATE_FILE
+    state = Path(cache_dir_for(str(root))) / CHECK_STATE_FILE
     data = json.loads(state.read_text(encoding="utf-8"))
     data[damage] = [] if isinstance(data[damage], dict) else {"x": 1}
     state.write_text(json.dumps(data), encoding="utf-8")
@@ -327,7 +327,7 @@ def test_no_state_is_kept_while_an_answer_is_not(
 ) -> None:
     """A check that stores no answer (a file changed within the racy window) keeps no state
     either: the state's stamps are always those of a stored answer."""
-    state = Path(cache_dir_for(str(root))) / recheck.STATE_FILE
+    state = Path(cache_dir_for(str(root))) / CHECK_STATE_FILE
     state.unlink()
     clock.replace(root / "Formal/Alpha/Proofs.lean", "nlinarith [Nat.zero_le n]", "sorry")
     monkeypatch.setattr(roots, "RACY_NS", 3600 * 10**9)  # every file counts as just changed
@@ -340,7 +340,7 @@ def test_no_state_is_kept_while_an_answer_is_not(
 
 def test_a_state_from_other_stamps_is_not_used(root: Path, clock: Clock) -> None:
     """The stamps name the tree: a state kept for another tree layout never answers."""
-    state = Path(cache_dir_for(str(root))) / recheck.STATE_FILE
+    state = Path(cache_dir_for(str(root))) / CHECK_STATE_FILE
     data = json.loads(state.read_text(encoding="utf-8"))
     data["parts"] = [p.replace(str(root), "/elsewhere") for p in data["parts"]]
     state.write_text(json.dumps(data), encoding="utf-8")

@@ -104,10 +104,11 @@ def fingerprint(
     ids: list[str],
     stats: list[tuple[str, os.stat_result]] | None = None,
     witnesses: list[str] | None = None,
+    taken_ns: int | None = None,
 ) -> str:
     """A key that changes whenever anything ``status`` reads changes (``stats``: the Lean
-    files with their stat results, when the caller already has them; ``witnesses`` as for
-    :func:`_inputs`)."""
+    files with their stat results, when the caller already has them, taken at ``taken_ns``
+    if that was before now; ``witnesses`` as for :func:`_inputs`)."""
     top = os.fspath(root)
     inputs = _input_stats(top, witnesses)
     parts = [_head(top, ids), *_input_stamps(top, inputs)]
@@ -115,7 +116,8 @@ def fingerprint(
         stats = lean_file_stats(top, library_roots(top))
     for path, stat in stats:
         parts.append(f"{path}\0{file_stamp(stat)}")
-    if any(is_racy(s) for _, s in stats) or any(s is not None and is_racy(s) for _, s in inputs):
+    racy_lean = any(is_racy(s, taken_ns) for _, s in stats)
+    if racy_lean or any(s is not None and is_racy(s) for _, s in inputs):
         # a file changed too recently for its times to show its next change: a key that no
         # later run computes, so nothing is answered or kept by times now
         parts.append(f"racy\0{time.time_ns()}\0{os.getpid()}")
@@ -136,14 +138,30 @@ def content_fingerprint(
     top = os.fspath(root)
     directory = cache_dir_for(top)
     index = ScanStore.open(directory if os.path.isdir(directory) else None)
-    parts = [_head(top, []), "content"]
-    for path in _inputs(top, witnesses):
-        parts.append(f"{path}\0{content_hash(path)}")
+    digests = []
     for path, stat in stats:
         row = index.index.get(path)
         known = row[2] if row is not None and row[1] == file_stamp(stat) else None
-        parts.append(f"{path}\0{known or content_hash(path)}")
+        digests.append((path, known or content_hash(path)))
     index.close()
+    return content_key(content_inputs(top, witnesses), digests)
+
+
+def content_inputs(root: str | os.PathLike[str], witnesses: list[str] | None = None) -> list[str]:
+    """The part of :func:`content_fingerprint` besides the Lean files: every other input,
+    hashed now (so before a run reads it)."""
+    top = os.fspath(root)
+    hashed = [f"{path}\0{content_hash(path)}" for path in _inputs(top, witnesses)]
+    return [_head(top, []), "content", *hashed]
+
+
+def content_key(inputs: list[str], digests: Iterable[tuple[str, str]]) -> str:
+    """:func:`content_fingerprint` from :func:`content_inputs` and each Lean file's sha256.
+
+    A run that scanned the files gives the hashes of exactly the bytes it read
+    (:meth:`missions.lean.workspace.WorkspaceLoading.digests`): its answer is filed under
+    the content it was computed from, however the files moved meanwhile."""
+    parts = [*inputs, *(f"{path}\0{digest}" for path, digest in digests)]
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
 
 

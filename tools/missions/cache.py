@@ -13,6 +13,9 @@ import os
 #: The last witness results per ``mission/target`` (:mod:`missions.witness`), an input of
 #: ``status``, ``check`` and the dashboard that lives in the cache folder.
 WITNESS_RESULTS_FILE = "witness-results.json"
+#: What the last stored plain ``check`` found, part by part, for the next one to start from
+#: (:mod:`missions.recheck`).
+CHECK_STATE_FILE = "check-state.json"
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up cost)
 if TYPE_CHECKING:

@@ -46,8 +46,10 @@ from missions.kernel import (
 )
 from missions.lean.lake import Diagnostic, Job, group_diagnostics, lake_executable, stream_build
 from missions.lean.workspace import (
+    WorkspaceLoading,
     load_import_closure,
     load_workspace,
+    start_loading,
 )
 from missions.lint import Finding as LintFinding
 from missions.lint import lint_missions
@@ -73,7 +75,7 @@ from missions.render import (
 )
 from missions.report import report_json, report_markdown, status_json
 from missions.reviews import closure_listing, record_review
-from missions.roots import check_root, find_root, lean_file_stats, library_roots
+from missions.roots import check_root, find_root
 from missions.settings import load_settings, settings_path
 from missions.stamps import check_stampable, stamp_witnesses
 from missions.status import Analysis, Violation, analyze
@@ -411,10 +413,15 @@ def status(
     with _input_errors():
         resolved = _root(root)
         listed = witness_inputs(str(resolved))
-        key, content_key = _answer_keys(resolved, listed)
-        inputs = incremental.global_inputs(str(resolved))
-        evidence = _evidence(resolved, lean, checks)
-        analysis, lint = analyse_and_lint(resolved, ids, use_cache=not no_cache)
+        # the stats the answer is keyed by are the ones the scan started from
+        with start_loading(resolved, use_cache=not no_cache) as loading:
+            key, content_inputs = _answer_keys(resolved, listed, loading)
+            inputs = incremental.global_inputs(str(resolved))
+            evidence = _evidence(resolved, lean, checks)
+            analysis, lint = analyse_and_lint(
+                resolved, ids, use_cache=not no_cache, loading=loading
+            )
+        content_key = _content_key(content_inputs, loading.digests())
         if lean:
             _kernel(analysis, evidence)
         # nothing walks again: the walks are let go before the lint's parts are merged, the
@@ -457,19 +464,30 @@ def status(
         _write_plain(progress_lines(data["progress"]))
 
 
-def _answer_keys(root: Path, witnesses: list[str]) -> tuple[str | None, str | None]:
-    """The keys :func:`missions.answers.store` files a whole-workspace answer under, taken
-    before the run (a file changed during it then counts as changed next time; the
+def _answer_keys(
+    root: Path, witnesses: list[str], loading: WorkspaceLoading
+) -> tuple[str | None, list[str] | None]:
+    """The key :func:`missions.answers.store` files a whole-workspace answer under and the
+    inputs of its content key, taken before the run reads them (a file changed during it
+    then counts as changed next time; the Lean files' stats as ``loading`` took them before
+    reading, perhaps before this command started: :func:`missions.fastpath.prefetch`; the
     ``witnesses`` sources stamped); None for an unreadable input, which the command itself
-    reports. The stat of every file is let go here, not held through a large run."""
+    reports."""
     try:
-        stats = lean_file_stats(str(root), library_roots(root))
         return (
-            answers.fingerprint(root, [], stats, witnesses),
-            answers.content_fingerprint(root, stats, witnesses),
+            answers.fingerprint(root, [], loading.stats, witnesses, loading.taken_ns),
+            answers.content_inputs(root, witnesses),
         )
     except OSError:
         return None, None
+
+
+def _content_key(inputs: list[str] | None, digests: list[tuple[str, str]]) -> str | None:
+    """The content key of the bytes the scan read; none if a Lean file could not be read
+    (a later run hashes such a file differently: it would never be found)."""
+    if inputs is None or any(not digest for _, digest in digests):
+        return None
+    return answers.content_key(inputs, digests)
 
 
 def _lint_line(finding: LintFinding) -> Text:

@@ -224,6 +224,48 @@ def try_report(argv: list[str]) -> int | None:
     return 0
 
 
+def prefetch(argv: list[str]) -> None:
+    """Start scanning the workspace of a command that will load it, while the full command
+    line interface is imported (:func:`missions.lean.workspace.prefetch`).
+
+    Only where the full command is sure to load the whole workspace by the cache and keys
+    what it stores by stamps taken before the scan reads: ``status`` (it keys its answer by
+    the loading's own stats), and a plain ``check`` or ``report`` this module already
+    stamped the tree for (:func:`missions.stored.hand_over`), unless ``check`` has a state
+    the incremental gate may answer from (:mod:`missions.recheck`). Never with
+    ``--no-cache``. A root read wrongly from an unusual command line only costs the scan:
+    the command takes over a loading of its own root alone."""
+    if not argv or {"--no-cache", "--help", "-h"} & set(argv):
+        return
+    if argv[0] in ("check", "report"):
+        from missions.stored import handed_over
+
+        if not handed_over():
+            return
+    elif argv[0] != "status":
+        return
+    root: str | None = None
+    for index, arg in enumerate(argv):
+        if arg == "--root" and index + 1 < len(argv):
+            root = argv[index + 1]
+        elif arg.startswith("--root="):
+            root = arg.removeprefix("--root=")
+    root = locate_root(os.getcwd()) if root is None else os.path.realpath(root)
+    if root is None or root_problem(root) is not None:
+        return
+    from missions.cache import CHECK_STATE_FILE, cache_dir_for
+
+    if argv[0] == "check" and os.path.exists(os.path.join(cache_dir_for(root), CHECK_STATE_FILE)):
+        return
+    try:
+        from missions.lean.workspace import prefetch as start
+
+        start(root)
+    except Exception:  # an optimization must never fail the command: it scans for itself
+        if os.environ.get("MISSIONS_DEBUG"):
+            raise
+
+
 def utf8_output() -> None:
     """Write UTF-8 whatever the locale says, as git and cargo do.
 
@@ -254,6 +296,7 @@ def main() -> None:
         if IS_THE_COMMAND:
             leave(code)
         raise SystemExit(code)
+    prefetch(sys.argv[1:])
     from missions.cli import main as cli_main
 
     if not IS_THE_COMMAND:  # a program that imports the library keeps its own exit

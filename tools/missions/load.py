@@ -11,17 +11,22 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from missions.catalog import Catalog, load_catalog
-from missions.lean.workspace import Workspace, start_loading
+from missions.lean.workspace import Workspace, WorkspaceLoading, start_loading
 from missions.lint import LintResult, lint_in_background
 from missions.status import Analysis, analyze
 from missions.walks import WalkStore
 
 
 def load(
-    root: Path, ids: Sequence[str] | None = None, *, use_cache: bool = True
+    root: Path,
+    ids: Sequence[str] | None = None,
+    *,
+    use_cache: bool = True,
+    loading: WorkspaceLoading | None = None,
 ) -> tuple[Catalog, Workspace]:
-    """The catalog (``ids`` chosen: an unknown one is bad input) and the workspace."""
-    with start_loading(root, use_cache=use_cache) as loading:
+    """The catalog (``ids`` chosen: an unknown one is bad input) and the workspace
+    (``loading``: one the caller started, whose stats it needed first)."""
+    with loading or start_loading(root, use_cache=use_cache) as loading:
         catalog = load_catalog(root, use_cache=use_cache)
         catalog.select(list(ids or []))
         workspace = loading.result()
@@ -35,11 +40,15 @@ def analyse(root: Path, ids: Sequence[str] | None = None, *, use_cache: bool = T
 
 
 def analyse_and_lint(
-    root: Path, ids: Sequence[str] | None = None, *, use_cache: bool = True
+    root: Path,
+    ids: Sequence[str] | None = None,
+    *,
+    use_cache: bool = True,
+    loading: WorkspaceLoading | None = None,
 ) -> tuple[Analysis, Callable[[], LintResult]]:
     """:func:`analyse`, with the lint of the same missions running in the background while
     it does (the two are independent); the second item waits for the lint."""
-    catalog, workspace = load(root, ids, use_cache=use_cache)
+    catalog, workspace = load(root, ids, use_cache=use_cache, loading=loading)
     chosen = [m.mission for m in catalog.select(ids or [])]
     lint = lint_in_background(root, workspace, chosen, catalog.missions)
     analysis = analyze(catalog, workspace, list(ids) if ids else None, _walks(root, use_cache))

@@ -47,7 +47,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from missions import SCANNER_VERSION, __version__, code_fingerprint, inputs
-from missions.cache import cache_dir_for
+from missions.cache import CHECK_STATE_FILE, cache_dir_for
 from missions.gate import (
     GateParts,
     GateResult,
@@ -76,7 +76,6 @@ if TYPE_CHECKING:
     from missions.catalog import Mission
     from missions.lint import LintResult
 
-STATE_FILE = "check-state.json"
 #: What the state holds changes with this: a state of another format is never read.
 STATE_FORMAT = 2
 
@@ -188,7 +187,7 @@ def _version() -> list[Any]:
 
 
 def _state_path(root: str) -> str:
-    return os.path.join(cache_dir_for(root), STATE_FILE)
+    return os.path.join(cache_dir_for(root), CHECK_STATE_FILE)
 
 
 def _write(path: str, state: dict[str, Any]) -> None:

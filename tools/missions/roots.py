@@ -86,9 +86,12 @@ RACY_NS = 2_000_000_000
 RACY_STAMP = "racy"
 
 
-def is_racy(stat: os.stat_result) -> bool:
-    """Whether the file changed within :data:`RACY_NS` of now."""
-    return max(stat.st_mtime_ns, stat.st_ctime_ns) > time.time_ns() - RACY_NS
+def is_racy(stat: os.stat_result, now_ns: int | None = None) -> bool:
+    """Whether the file changed within :data:`RACY_NS` of now (``now_ns``: of when ``stat``
+    was taken, for a stat taken before its file was read and judged later: a clock read
+    after the read would see too few files racy)."""
+    now = time.time_ns() if now_ns is None else now_ns
+    return max(stat.st_mtime_ns, stat.st_ctime_ns) > now - RACY_NS
 
 
 def index_stamp(stat: os.stat_result) -> str:

@@ -147,6 +147,11 @@ def hand_over(recording: Recording) -> None:
     _handed[:] = [recording]
 
 
+def handed_over() -> bool:
+    """Whether a recording waits for the full command (its stamps precede every read)."""
+    return bool(_handed)
+
+
 def handed(root: Path | str, purpose: str) -> Recording | None:
     """The recording :func:`hand_over` left for ``purpose`` at ``root``, once: whatever asks
     first takes the slot, so nothing later in a long-lived process reuses it. A recording
