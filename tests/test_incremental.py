@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 from conftest import copy_repo_workspace
 from missions import incremental
+from missions.cache import STATUS_STATE_FILE
 from missions.cli import app
 from missions.roots import lean_file_stats, library_roots
 
@@ -276,7 +277,7 @@ def test_the_state_written_a_mission_at_a_time_reads_back_whole(tmp_path: Path) 
 
     repo = copy_repo_workspace(tmp_path)
     answer = json.loads(_status(repo))
-    path = Path(cache_dir_for(str(repo))) / incremental.STATE_FILE
+    path = Path(cache_dir_for(str(repo))) / STATUS_STATE_FILE
     text = path.read_text(encoding="utf-8")
     state = incremental._read_state(str(path))
     assert state is not None and len(state["missions"]) == len(answer["missions"]) > 1

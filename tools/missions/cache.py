@@ -16,6 +16,9 @@ WITNESS_RESULTS_FILE = "witness-results.json"
 #: What the last stored plain ``check`` found, part by part, for the next one to start from
 #: (:mod:`missions.recheck`).
 CHECK_STATE_FILE = "check-state.json"
+#: What the last full ``status`` computed, mission by mission, for the next one to patch
+#: (:mod:`missions.incremental`).
+STATUS_STATE_FILE = "status-state"
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up cost)
 if TYPE_CHECKING:

@@ -24,6 +24,7 @@ from missions.answers import (
     one_mission,
     store,
 )
+from missions.cache import STATUS_STATE_FILE, cache_dir_for
 from missions.roots import lean_file_stats, library_roots, locate_root, root_problem
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up cost)
@@ -88,6 +89,8 @@ def try_status(argv: list[str]) -> bool:
                 whole = lookup_content(root, content_key) if content_key else None
                 if whole is not None:  # the same bytes with new times: a fresh clone
                     store(root, whole_key, whole.decode(), content_key)
+                elif not os.path.exists(os.path.join(cache_dir_for(root), STATUS_STATE_FILE)):
+                    return False  # nothing to patch: a cold run (its imports cost 0.1 s)
                 else:
                     from missions.incremental import status_text
 
@@ -253,7 +256,7 @@ def prefetch(argv: list[str]) -> None:
     root = locate_root(os.getcwd()) if root is None else os.path.realpath(root)
     if root is None or root_problem(root) is not None:
         return
-    from missions.cache import CHECK_STATE_FILE, cache_dir_for
+    from missions.cache import CHECK_STATE_FILE
 
     if argv[0] == "check" and os.path.exists(os.path.join(cache_dir_for(root), CHECK_STATE_FILE)):
         return

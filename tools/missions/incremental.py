@@ -66,7 +66,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from missions import SCANNER_VERSION, SETTINGS_FILE, __version__, code_fingerprint
-from missions.cache import WITNESS_RESULTS_FILE, cache_dir_for, witness_inputs
+from missions.cache import (
+    STATUS_STATE_FILE,
+    WITNESS_RESULTS_FILE,
+    cache_dir_for,
+    witness_inputs,
+)
 from missions.lean.scan import Decl, FileScan, decl_row, record_fields
 from missions.lean.store import ScanStore
 from missions.lean.workspace import Module, Workspace, restamp, scan_file
@@ -99,7 +104,6 @@ if TYPE_CHECKING:
     from missions.lint import LintResult
     from missions.status import Analysis
 
-STATE_FILE = "status-state"
 #: What the state holds changes with this: a state of another format is never read.
 STATE_FORMAT = 6
 #: Separates the state's JSON from each mission's answer text, and those texts from each
@@ -227,7 +231,7 @@ def remember(
         "lint_lines": lines if lint is not None else None,
         "allow_files": list(lint.allow_files) if lint is not None else [],
     }
-    _write(os.path.join(cache_dir_for(str(analysis.root)), STATE_FILE), _state_pieces(state))
+    _write(os.path.join(cache_dir_for(str(analysis.root)), STATUS_STATE_FILE), _state_pieces(state))
 
 
 def record_reach(
@@ -417,7 +421,7 @@ def status_text(root: str, libraries: list[SourceRoot], stats: list[tuple[str, A
     ``stats`` are the Lean files with their ``os.stat`` results (from the fast path).
     """
     cache = cache_dir_for(root)
-    state = _read_state(os.path.join(cache, STATE_FILE))
+    state = _read_state(os.path.join(cache, STATUS_STATE_FILE))
     if state is None:
         return None
     if state.get("version") != [__version__, SCANNER_VERSION, STATE_FORMAT, code_fingerprint()]:
@@ -485,7 +489,7 @@ def status_text(root: str, libraries: list[SourceRoot], stats: list[tuple[str, A
     text = assemble(fields, [m["text"] for m in missions])
     store.save({path for path, _ in stats})
     if affected or patched or rewritten:
-        _write(os.path.join(cache, STATE_FILE), _state_pieces(state))
+        _write(os.path.join(cache, STATUS_STATE_FILE), _state_pieces(state))
     return text
 
 
