@@ -36,6 +36,7 @@ from missions.errors import InputError, Problem
 from missions.frontier import frontier, frontier_json
 from missions.gate import gate_headline, run_gate
 from missions.github import append_summary, gate_annotations, gate_summary, problem_annotations
+from missions.heap import release_free_memory
 from missions.junit import junit_xml
 from missions.kernel import (
     AuditReport,
@@ -427,6 +428,7 @@ def status(
         # nothing walks again: the walks are let go before the lint's parts are merged, the
         # top of a large run's memory
         analysis.memo.release()
+        release_free_memory()
         linted = lint()
         data = status_json(
             analysis,
@@ -436,7 +438,12 @@ def status(
         )
     # each mission encoded once: the answer is assembled from these texts, and the
     # incremental path keeps them to patch the next answer
-    texts = [incremental.mission_text(m) for m in data["missions"]]
+    entries = data["missions"]
+    texts = []
+    for index, entry in enumerate(entries):
+        texts.append(incremental.mission_text(entry))
+        if as_json:  # nothing prints the entry again: only its statuses are read (remember)
+            entries[index] = incremental.statuses_of(entry)
     fields = {k: v for k, v in data.items() if k != "missions"}
     if key is not None and not no_cache and not lean and not ids:
         # the witness column read the linked witness modules: the keys stamp them too

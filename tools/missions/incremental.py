@@ -264,6 +264,15 @@ def _answer(record: dict[str, Any], entry: dict[str, Any], text: str | None = No
     record["text"] = mission_text(entry) if text is None else text
 
 
+def statuses_of(entry: dict[str, Any]) -> dict[str, Any]:
+    """What :func:`remember` reads of a mission's entry once its text is made: a large
+    catalogue's entries as objects are several times their text, at the run's peak."""
+    return {
+        "status": entry["status"],
+        "targets": [{"status": t["status"]} for t in entry["targets"]],
+    }
+
+
 def _write(path: str, pieces: Iterable[str]) -> None:
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)

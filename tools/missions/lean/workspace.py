@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from missions.cache import default_cache_dir
+from missions.heap import release_free_memory
 from missions.lean.scan import Decl, FileScan, scan_source
 from missions.lean.store import ScanStore
 from missions.roots import (
@@ -670,6 +671,7 @@ class WorkspaceLoading:
         # the modules hold the scans; a caller may keep the loading, not every stat
         self.scans.clear()
         self.stats = []
+        release_free_memory()  # the decoding's garbage: the peak of every later phase
         return Workspace(root=self.root, libraries=library_names(self.sources), modules=modules)
 
     def _modules(self) -> dict[str, Module]:
