@@ -458,13 +458,15 @@ def _safe_loader() -> YAML:
     return YAML(typ="safe", pure=False)
 
 
-@functools.lru_cache(maxsize=1 << 16)
+@functools.lru_cache(maxsize=4096)
 def _implicit_tag(value: str, implicit_otherwise: bool) -> str:
-    """The tag the safe loader gives a plain scalar; mission files repeat a few hundred."""
+    """The tag the safe loader gives a plain scalar. Mission files repeat a few hundred
+    (statuses, kinds, keys); the many met once (ids, names) fall out of a small cache
+    instead of being held for the whole run."""
     return str(_safe_loader().resolver.resolve(ScalarNode, value, (True, implicit_otherwise)))
 
 
-@functools.lru_cache(maxsize=1 << 16)
+@functools.lru_cache(maxsize=4096)
 def _plain_scalar(tag: str, value: str) -> Any:
     """The safe loader's value of a plain scalar of a :data:`_BUILT_TAGS` tag: a function of
     the tag and text alone, and immutable (numbers, booleans, null, timestamps), so one
