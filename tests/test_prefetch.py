@@ -142,3 +142,38 @@ def test_check_with_a_state_to_start_from_scans_nothing_early(root: Path) -> Non
     stored.hand_over(recording)
     fastpath.prefetch(["check", "--root", str(root)])
     assert workspace._prefetched is None
+
+
+def test_the_command_started_early_prints_what_a_run_without_cache_prints(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """End to end, through the console entry point: a tree with enough files for workers,
+    a cold cache, ``status`` and ``check`` as processes of their own."""
+    import subprocess
+    import sys
+
+    from conftest import REPO, init_repo
+
+    sys.path.insert(0, str(REPO / "benchmarks"))
+    try:
+        import generate_tree
+    finally:
+        sys.path.remove(str(REPO / "benchmarks"))
+    tree = tmp_path / "tree"
+    generate_tree.generate(
+        tree, missions=12, files=2 * workspace.PARALLEL_THRESHOLD, lines=6000, seed=11
+    )
+    init_repo(tree, "generated")
+    monkeypatch.setenv("MISSIONS_CACHE_DIR", str(tmp_path / "cold"))
+    for command in (["status", "--json"], ["check", "--json"]):
+        argv = [*command, "--root", str(tree)]
+        done = subprocess.run(
+            [sys.executable, "-m", "missions", *argv],
+            capture_output=True,
+            text=True,
+            timeout=600,
+            env={**os.environ, "COLUMNS": "80"},
+        )
+        full = invoke(*argv, "--no-cache")
+        assert done.returncode == full.exit_code, done.stderr
+        assert json.loads(done.stdout) == json.loads(full.stdout)
