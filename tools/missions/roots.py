@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import errno
 import hashlib
+import operator
 import os
 import stat
 import time
@@ -574,6 +575,9 @@ def module_file(root: str, module: str, sources: list[SourceRoot]) -> str:
     return os.path.join(root, *module.split(".")) + ".lean"
 
 
+_entry_name = operator.attrgetter("name")
+
+
 def _walk_lean(directory: str, found: list[tuple[str, os.stat_result]]) -> None:
     """Collect ``.lean`` files below ``directory``.
 
@@ -584,7 +588,7 @@ def _walk_lean(directory: str, found: list[tuple[str, os.stat_result]]) -> None:
     """
     try:
         with os.scandir(directory) as scan:
-            entries = sorted(scan, key=lambda entry: entry.name)
+            entries = sorted(scan, key=_entry_name)
     except OSError:
         return
     for entry in entries:
