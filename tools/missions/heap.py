@@ -11,8 +11,6 @@ Elsewhere (another C library, another system) nothing is done.
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 import functools
 import sys
 from collections.abc import Callable
@@ -22,9 +20,10 @@ from collections.abc import Callable
 def _trim() -> Callable[[int], int] | None:
     if not sys.platform.startswith("linux"):
         return None
+    import ctypes  # a hundredth of a second: only where memory is given back
+
     try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-        trim: Callable[[int], int] = libc.malloc_trim
+        trim: Callable[[int], int] = ctypes.CDLL("libc.so.6").malloc_trim  # glibc's soname
     except (OSError, AttributeError):  # musl and other C libraries have no malloc_trim
         return None
     return trim
