@@ -7,7 +7,10 @@ mistake cannot pass for one located at its key."""
 
 from __future__ import annotations
 
+import random
+import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from pydantic import BaseModel
@@ -419,3 +422,53 @@ def test_a_valid_mission_over_the_node_budget_is_refused(tmp_path: Path) -> None
         f"document expands to more than {MAX_EXPANDED_NODES} nodes (alias bomb?)",
         "yaml",
     )
+
+
+def _cycles_by_recursion(graph: dict[str, list[str]]) -> list[list[str]]:
+    """The textbook recursive walk, the reference for the order cycles are reported in."""
+    color: dict[str, int] = {}
+    path: list[str] = []
+    cycles: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        color[node] = 1
+        path.append(node)
+        for nxt in graph[node]:
+            if nxt not in graph:
+                continue
+            if color.get(nxt) == 1:
+                cycles.append([*path[path.index(nxt) :], nxt])
+            elif nxt not in color:
+                visit(nxt)
+        path.pop()
+        color[node] = 2
+
+    for node in graph:
+        if node not in color:
+            visit(node)
+    return cycles
+
+
+def _mission_of(graph: dict[str, list[str]]) -> Any:
+    from types import SimpleNamespace
+
+    targets = [SimpleNamespace(id=node, depends_on=deps) for node, deps in graph.items()]
+    return SimpleNamespace(targets=targets)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_dependency_cycles_are_those_a_recursive_walk_meets_in_its_order(seed: int) -> None:
+    rng = random.Random(seed)
+    nodes = [f"t{i}" for i in range(rng.randint(1, 9))]
+    graph = {
+        node: [rng.choice([*nodes, "dangling"]) for _ in range(rng.randint(0, 3))] for node in nodes
+    }
+    assert _dependency_cycles(_mission_of(graph)) == _cycles_by_recursion(graph)
+
+
+def test_a_dependency_chain_longer_than_the_recursion_limit_is_walked() -> None:
+    count = sys.getrecursionlimit() * 3
+    graph = {f"t{i}": [f"t{i + 1}"] for i in range(count)}
+    graph[f"t{count}"] = ["t0"]
+    [cycle] = _dependency_cycles(_mission_of(graph))
+    assert cycle[0] == cycle[-1] == "t0" and len(cycle) == count + 2

@@ -427,29 +427,36 @@ def _describe(error: Any) -> str:
 
 
 def _dependency_cycles(mission: Mission) -> list[list[str]]:
+    """Every cycle a depth-first walk of ``depends_on`` meets, as the path that closes it.
+
+    The walk keeps its own stack: a chain of targets as long as a file can hold recurses
+    no deeper, and no nested function refers to itself (a reference cycle per mission,
+    which only the cycle collector would free, and the analysis commands run without it)."""
     graph: dict[str, list[str]] = {}
     for target in mission.targets:
         graph.setdefault(target.id, []).extend(target.depends_on)
-    color: dict[str, int] = {}
-    stack: list[str] = []
+    color: dict[str, int] = {}  # 1: on the current path, 2: done
+    path: list[str] = []
     cycles: list[list[str]] = []
-
-    def visit(node: str) -> None:
-        color[node] = 1
-        stack.append(node)
-        for nxt in graph.get(node, []):
-            if nxt not in graph:
+    for start in graph:
+        if start in color:
+            continue
+        color[start] = 1
+        path.append(start)
+        pending = [iter(graph[start])]
+        while pending:
+            nxt = next(pending[-1], None)
+            if nxt is None:  # every target it depends on is walked
+                color[path.pop()] = 2
+                pending.pop()
+            elif nxt not in graph:
                 continue
-            if color.get(nxt) == 1:
-                cycles.append([*stack[stack.index(nxt) :], nxt])
-            elif color.get(nxt) is None:
-                visit(nxt)
-        stack.pop()
-        color[node] = 2
-
-    for node in graph:
-        if color.get(node) is None:
-            visit(node)
+            elif color.get(nxt) == 1:
+                cycles.append([*path[path.index(nxt) :], nxt])
+            elif nxt not in color:
+                color[nxt] = 1
+                path.append(nxt)
+                pending.append(iter(graph[nxt]))
     return cycles
 
 

@@ -58,7 +58,7 @@ TOO_DEEP = f"YAML nested deeper than {MAX_DEPTH} levels"
 
 
 def _round_trip() -> YAML:
-    yaml = YAML(typ="rt")
+    yaml = _loader(typ="rt")
     yaml.preserve_quotes = True
     yaml.width = sys.maxsize  # never fold a long line a person wrote
     yaml.indent(mapping=2, sequence=4, offset=2)
@@ -112,7 +112,7 @@ def fast_compose(text: str) -> Any:
     ``None`` when it cannot be composed. Ten times cheaper than a round-trip load when
     only the node tree is wanted (see :func:`unbuildable_node`)."""
     try:
-        return YAML(typ="safe", pure=False).compose(text)
+        return _loader(typ="safe", pure=False).compose(text)
     except Exception:  # hostile input may break the composer in any way: no tree
         return None
 
@@ -126,16 +126,32 @@ def collecting_parser_garbage() -> Iterator[None]:
     collector frees. The analysis commands run without it (see ``missions.cli.command``), so
     a cold catalogue of 2,000 missions kept every parser it ever built. Here what existed
     before the block is frozen (the collector skips it), what the block left is collected,
-    and everything is unfrozen: the cost is proportional to the block's own objects."""
+    and everything is unfrozen: the cost is proportional to the block's own objects. A block
+    that built no loader (a mission file the event builder read) made no cycle: nothing is
+    collected (a tenth of a cold catalogue's time)."""
     if gc.isenabled():
         yield
         return
+    built = _loaders_built
     gc.freeze()
     try:
         yield
     finally:
-        gc.collect()
+        if _loaders_built != built:
+            gc.collect()
         gc.unfreeze()
+
+
+#: How many ruamel.yaml loaders this process built (:func:`_loader`): each use leaves a
+#: reference cycle.
+_loaders_built = 0
+
+
+def _loader(**options: Any) -> YAML:
+    """``YAML(**options)``, counted for :func:`collecting_parser_garbage`."""
+    global _loaders_built
+    _loaders_built += 1
+    return YAML(**options)
 
 
 def fast_load(text: str) -> Any:
@@ -144,7 +160,7 @@ def fast_load(text: str) -> Any:
     Returns ``None`` for anything it cannot parse or construct; callers then take the
     round-trip path, which reports the problem on its line.
     """
-    yaml = YAML(typ="safe", pure=False)
+    yaml = _loader(typ="safe", pure=False)
     try:
         return yaml.load(text)
     except Exception:  # e.g. `2020-13-45`, `!!int x`, a list inside a key: the caller reports it
@@ -455,7 +471,7 @@ def _safe_loader() -> YAML:
     """One safe loader for the process, used only for its resolver and constructor: the
     resolver reads no document state (a document with a ``%YAML`` directive is never built,
     :class:`_Builder`), so every plain scalar resolves as in a loader of its own."""
-    return YAML(typ="safe", pure=False)
+    return _loader(typ="safe", pure=False)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -486,7 +502,7 @@ def parse_events(text: str) -> Iterator[Any]:
     its C parser alone gives the same events at a fraction of the cost, and the pure parser
     where the C extension is not installed."""
     if _CParser is None:  # pragma: no cover - exercised where ruamel.yaml.clib is absent
-        yield from YAML(typ="safe", pure=True).parse(text)
+        yield from _loader(typ="safe", pure=True).parse(text)
         return
     parser = _CParser(text)
     try:
