@@ -189,7 +189,7 @@ def test_the_page_key_reads_every_lint_finding(tmp_path: Path) -> None:
 
     def key(*findings: dict[str, Any]) -> str | None:
         entry = {"id": "m", "title": "M", "lint_findings": list(findings)}
-        return html_module._page_key(entry, mission, [], {"commit": None}, {})
+        return html_module._page_key(entry, mission.file.path, [], {"commit": None}, {})
 
     base = key(first, second)
     assert base is not None and base == key(first, dict(second))

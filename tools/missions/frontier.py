@@ -58,35 +58,39 @@ def _where(analysis: Analysis, mission: MissionStatus, status: TargetStatus) -> 
 
 def frontier(analysis: Analysis) -> list[FrontierItem]:
     """Every open target whose dependencies are all proved or external, goal last."""
+    return [item for mission in analysis.missions for item in mission_frontier(analysis, mission)]
+
+
+def mission_frontier(analysis: Analysis, mission: MissionStatus) -> list[FrontierItem]:
+    """:func:`frontier`'s items of one mission (they depend on nothing outside it)."""
     items: list[FrontierItem] = []
-    for mission in analysis.missions:
-        standing = {s.target.id: standing_status(analysis, s) for s in mission.targets}
-        ready = []
-        for index, status in enumerate(mission.targets):
-            target = status.target
-            if standing[target.id] in ("proved", "external"):
-                continue
-            if any(standing.get(dep) not in ("proved", "external") for dep in target.depends_on):
-                continue
-            ready.append((target.kind == "goal", index, status))
-        for _, _, status in sorted(ready, key=lambda item: (item[0], item[1])):
-            target = status.target
-            file, line = _where(analysis, mission, status)
-            items.append(
-                FrontierItem(
-                    mission=mission.id,
-                    target=target.id,
-                    kind=target.kind,
-                    title=target.title,
-                    status=standing[target.id],
-                    statement=target.statement,
-                    proof=target.proof,
-                    file=file,
-                    line=line,
-                    depends_on=list(target.depends_on),
-                    reasons=list(status.reasons),
-                )
+    standing = {s.target.id: standing_status(analysis, s) for s in mission.targets}
+    ready = []
+    for index, status in enumerate(mission.targets):
+        target = status.target
+        if standing[target.id] in ("proved", "external"):
+            continue
+        if any(standing.get(dep) not in ("proved", "external") for dep in target.depends_on):
+            continue
+        ready.append((target.kind == "goal", index, status))
+    for _, _, status in sorted(ready, key=lambda item: (item[0], item[1])):
+        target = status.target
+        file, line = _where(analysis, mission, status)
+        items.append(
+            FrontierItem(
+                mission=mission.id,
+                target=target.id,
+                kind=target.kind,
+                title=target.title,
+                status=standing[target.id],
+                statement=target.statement,
+                proof=target.proof,
+                file=file,
+                line=line,
+                depends_on=list(target.depends_on),
+                reasons=list(status.reasons),
             )
+        )
     return items
 
 

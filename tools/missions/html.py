@@ -34,7 +34,7 @@ from markupsafe import Markup
 
 from missions import forked
 from missions.chart import progress_section
-from missions.frontier import frontier
+from missions.frontier import mission_frontier
 from missions.gate import GateResult
 from missions.history import HistoryEvent, mission_histories
 from missions.lean.lexer import CHAR, DOC, HASH, IDENT, MODDOC, NUMBER, STRING, lex
@@ -952,16 +952,30 @@ TOC = (
 )
 
 
-def index_page(data: dict[str, Any], analysis: Analysis, footer: dict[str, Any]) -> Iterator[str]:
-    """The front page (``templates/index.html``) from the report's data, as the pieces the
-    template renders: it lists every mission and open target (7 MB at 2,000 missions), and
-    as one text it was held twice, joined and as the pieces it was joined from."""
+def site_model(analysis: Analysis, mission: MissionStatus) -> dict[str, Any]:
+    """What the index and errata pages read of a mission besides its report entry: its
+    targets' witness modules and printed claims, and its frontier items. Plain data, so
+    a dashboard's state can keep it (:mod:`missions.redraw`)."""
+    return {
+        "witness": [s.target.witness for s in mission.targets],
+        "printed": [s.target.printed for s in mission.targets],
+        "frontier": [item.as_json() for item in mission_frontier(analysis, mission)],
+    }
+
+
+def index_page(
+    data: dict[str, Any], models: Sequence[dict[str, Any]], footer: dict[str, Any]
+) -> Iterator[str]:
+    """The front page (``templates/index.html``) from the report's data and each mission's
+    :func:`site_model`, as the pieces the template renders: it lists every mission and open
+    target (7 MB at 2,000 missions), and as one text it was held twice, joined and as the
+    pieces it was joined from."""
     cards = []
-    for entry, mission in zip(data["missions"], analysis.missions, strict=True):
+    for entry, model in zip(data["missions"], models, strict=True):
         counts = _counts(entry["targets"])
         states = [
-            _witness_state(t, s.target.witness)
-            for t, s in zip(entry["targets"], mission.targets, strict=True)
+            _witness_state(t, module)
+            for t, module in zip(entry["targets"], model["witness"], strict=True)
         ]
         cards.append(
             {
@@ -983,16 +997,17 @@ def index_page(data: dict[str, Any], analysis: Analysis, footer: dict[str, Any])
         )
     frontier_items = [
         {
-            "href": f"{page_name(i.mission)}#target-{i.target}",
-            "mission": i.mission,
-            "target": i.target,
-            "status": i.status,
-            "status_cls": _status_cls(i.status),
-            "file": i.file,
-            "line": i.line,
-            "why": i.reasons[0] if i.reasons else "-",
+            "href": f"{page_name(i['mission'])}#target-{i['target']}",
+            "mission": i["mission"],
+            "target": i["target"],
+            "status": i["status"],
+            "status_cls": _status_cls(i["status"]),
+            "file": i["file"],
+            "line": i["line"],
+            "why": i["reasons"][0] if i["reasons"] else "-",
         }
-        for i in frontier(analysis)
+        for model in models
+        for i in model["frontier"]
     ]
     gate = data["gate"]
     return (
@@ -1008,31 +1023,34 @@ def index_page(data: dict[str, Any], analysis: Analysis, footer: dict[str, Any])
             progress=Markup(progress_section(data.get("progress"))),
             gate={**gate, "warnings": gate.get("warnings", [])},
             errata=sum(
-                1 for m in analysis.missions for t in m.targets if t.target.kind == "refutation"
+                1 for m in data["missions"] for t in m["targets"] if t["kind"] == "refutation"
             ),
         )
     )
 
 
-def errata_page(data: dict[str, Any], analysis: Analysis, footer: dict[str, Any]) -> str:
+def errata_page(
+    data: dict[str, Any], models: Sequence[dict[str, Any]], footer: dict[str, Any]
+) -> str:
     """Every refutation target (a printed claim shown false), by the source that printed it
     (``templates/errata.html``)."""
     by_source: dict[str, dict[str, Any]] = {}
-    for entry, mission in zip(data["missions"], analysis.missions, strict=True):
+    for entry, model in zip(data["missions"], models, strict=True):
         citations = {s["key"]: s["citation"] for s in entry["sources"]}
-        for target, status in zip(entry["targets"], mission.targets, strict=True):
-            info = status.target
-            if info.kind != "refutation" or info.source is None:
+        targets = zip(entry["targets"], model["witness"], model["printed"], strict=True)
+        for target, witness, printed in targets:
+            source = target["source"]
+            if target["kind"] != "refutation" or source is None:
                 continue
             group = by_source.setdefault(
-                f"{info.source}\0{citations.get(info.source, info.source)}",
+                f"{source}\0{citations.get(source, source)}",
                 {
                     "anchor": f"source-{len(by_source) + 1}",
-                    "citation": Markup(render_inline(citations.get(info.source, info.source))),
+                    "citation": Markup(render_inline(citations.get(source, source))),
                     "targets": [],
                 },
             )
-            state = _witness_state(target, info.witness)
+            state = _witness_state(target, witness)
             group["targets"].append(
                 {
                     "mission": entry["id"],
@@ -1042,11 +1060,11 @@ def errata_page(data: dict[str, Any], analysis: Analysis, footer: dict[str, Any]
                     "title": target["title"],
                     "status": target["status"],
                     "evidence": target["evidence"],
-                    "printed": Markup(render_inline(info.printed or "")),
-                    "locator": info.locator,
-                    "informal": Markup(render_inline(" ".join(info.informal.split()))),
-                    "statement": info.statement,
-                    "proof": info.proof,
+                    "printed": Markup(render_inline(printed or "")),
+                    "locator": target["locator"],
+                    "informal": Markup(render_inline(" ".join(target["informal"].split()))),
+                    "statement": target["statement"],
+                    "proof": target["proof"],
                     "witness_state": state,
                     "witness_cls": state if state in ("pass", "fail") else "neutral",
                 }
@@ -1081,18 +1099,28 @@ def render_page(template: str, **context: Any) -> str:
     return _templates().get_template(template).render(**context)
 
 
-def write_dashboard(
-    analysis: Analysis,
-    gate: GateResult,
-    out_dir: Path,
-    *,
-    witnesses: dict[str, dict[str, Any]] | None = None,
-) -> list[Path]:
-    """Write ``index.html``, one page per mission and ``style.css`` into ``out_dir``.
+@dataclass
+class Site:
+    """What a dashboard is written from: the report's data (``progress`` included), each
+    mission's :func:`site_model` and YAML file, and the missions whose pages can be
+    rendered here with their page keys. A full run can render every page; the incremental
+    one (:mod:`missions.redraw`) only those of the missions an edit reached, and keeps the
+    others' keys from the run before."""
 
-    ``witnesses`` are the last witness results per ``mission/target`` (default: the ones
-    ``missions witness`` saved for this workspace).
-    """
+    root: Path
+    data: dict[str, Any]
+    models: list[dict[str, Any]]
+    yamls: list[Path]
+    missions: dict[int, MissionStatus]
+    #: each mission's page key (:func:`_page_key`); those of ``missions`` are computed
+    keys: list[str | None]
+
+
+def dashboard_site(
+    analysis: Analysis, gate: GateResult, witnesses: dict[str, dict[str, Any]] | None = None
+) -> Site:
+    """The whole dashboard of ``analysis``; ``witnesses`` are the last witness results per
+    ``mission/target`` (default: the ones ``missions witness`` saved for this workspace)."""
     if witnesses is None:
         from missions.witness import load_results
 
@@ -1101,27 +1129,57 @@ def write_dashboard(
     data["progress"] = weekly_progress(
         analysis.root, {m.id: m.file.path for m in analysis.missions}
     )
-    out_dir.mkdir(parents=True, exist_ok=True)
-    footer = _footer(data)
-    histories = mission_histories(analysis.root, [m.file.path for m in analysis.missions])
-    pages = list(zip(data["missions"], analysis.missions, strict=True))
-    kept = _PageRecords.open(analysis.root, out_dir)
-    findings: dict[int, str] = {}  # the lint findings' digests (the entries share them)
-    keys = {
-        entry["id"]: _page_key(entry, mission, histories[mission.file.path], footer, findings)
-        for entry, mission in pages
-    }
-    fresh = [
-        (entry, mission)
-        for entry, mission in pages
-        if not kept.intact(out_dir / page_name(entry["id"]), keys[entry["id"]])
-    ]
+    return Site(
+        root=analysis.root,
+        data=data,
+        models=[site_model(analysis, mission) for mission in analysis.missions],
+        yamls=[mission.file.path for mission in analysis.missions],
+        missions=dict(enumerate(analysis.missions)),
+        keys=[None] * len(analysis.missions),
+    )
 
-    def write_pages(chosen: list[tuple[dict[str, Any], MissionStatus]]) -> list[str]:
+
+def write_dashboard(
+    analysis: Analysis,
+    gate: GateResult,
+    out_dir: Path,
+    *,
+    witnesses: dict[str, dict[str, Any]] | None = None,
+) -> list[Path]:
+    """Write ``index.html``, one page per mission and ``style.css`` into ``out_dir``."""
+    written = write_site(dashboard_site(analysis, gate, witnesses), out_dir)
+    assert written is not None  # every page can be rendered
+    return written
+
+
+def write_site(site: Site, out_dir: Path) -> list[Path] | None:
+    """Write ``site`` into ``out_dir``: the index, the errata, the style sheet and every
+    mission page whose key moved or whose file is not as written. None, with nothing
+    written, when such a page belongs to a mission ``site`` cannot render."""
+    entries = site.data["missions"]
+    footer = _footer(site.data)
+    rendered = sorted(site.missions)
+    histories = mission_histories(site.root, [site.yamls[i] for i in rendered])
+    findings: dict[int, str] = {}  # the lint findings' digests (the entries share them)
+    for index in rendered:
+        events = histories[site.yamls[index]]
+        site.keys[index] = _page_key(entries[index], site.yamls[index], events, footer, findings)
+    kept = _PageRecords.open(site.root, out_dir)
+    fresh = [
+        index
+        for index, entry in enumerate(entries)
+        if not kept.intact(out_dir / page_name(entry["id"]), site.keys[index])
+    ]
+    if any(index not in site.missions for index in fresh):
+        return None
+    out_dir.mkdir(parents=True, exist_ok=True)
+
+    def write_pages(chosen: list[int]) -> list[str]:
         """The pages written, as the sha256 of each one's text."""
         done = []
-        for entry, mission in chosen:
-            text = mission_page(entry, mission, histories[mission.file.path], footer)
+        for index in chosen:
+            entry, mission = entries[index], site.missions[index]
+            text = mission_page(entry, mission, histories[site.yamls[index]], footer)
             _emit(out_dir / page_name(entry["id"]), text)
             done.append(hashlib.sha256(text.encode()).hexdigest())
         return done
@@ -1134,17 +1192,17 @@ def write_dashboard(
     children = [forked.start(functools.partial(write_pages, share)) for share in shares[1:]]
     written = [
         _emit(out_dir / "style.css", stylesheet()),
-        _emit(out_dir / "index.html", index_page(data, analysis, footer)),
-        _emit(out_dir / "errata.html", errata_page(data, analysis, footer)),
+        _emit(out_dir / "index.html", index_page(site.data, site.models, footer)),
+        _emit(out_dir / "errata.html", errata_page(site.data, site.models, footer)),
     ]
     digests = write_pages(shares[0])
     for waiting, share in zip(children, shares[1:], strict=True):
         found = waiting()
         digests.extend(write_pages(share) if found is None else found)
-    for (entry, _), digest in zip(fresh, digests, strict=True):
-        kept.record(out_dir / page_name(entry["id"]), keys[entry["id"]], digest)
+    for index, digest in zip(fresh, digests, strict=True):
+        kept.record(out_dir / page_name(entries[index]["id"]), site.keys[index], digest)
     kept.save()
-    return written + [out_dir / page_name(entry["id"]) for entry, _ in pages]
+    return written + [out_dir / page_name(entry["id"]) for entry in entries]
 
 
 #: Fewer mission pages than this are written by one process.
@@ -1175,7 +1233,7 @@ def _renderer() -> str:
 
 def _page_key(
     entry: dict[str, Any],
-    mission: MissionStatus,
+    yaml_path: Path,
     events: list[HistoryEvent],
     footer: dict[str, Any],
     shared: dict[int, str],
@@ -1189,7 +1247,7 @@ def _page_key(
     (:func:`missions.report.report_json`); ``shared`` keeps its digest by that dict, so it
     is encoded once, not once per mission."""
     try:
-        yaml = mission.file.path.read_bytes()
+        yaml = yaml_path.read_bytes()
     except OSError:
         return None
     findings = []

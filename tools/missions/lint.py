@@ -355,6 +355,14 @@ class LintResult:
     def for_statement(self, statement: str) -> list[Finding]:
         return self._by("statements").get(statement, [])
 
+    def mission_counts(self, mission_id: str) -> dict[str, int]:
+        """:meth:`counts` of the findings a mission's statement closures hold."""
+        return self.counts(self.for_mission(mission_id))
+
+    def statement_counts(self, statement: str | None) -> dict[str, int]:
+        """:meth:`counts` of the findings a statement's closure holds (none without one)."""
+        return self.counts(self.for_statement(statement) if statement else [])
+
     def _by(self, attribute: str) -> dict[str, list[Finding]]:
         """Findings by mission or statement, in finding order: asked once per target, a
         scan of every finding would grow with the catalogue squared."""

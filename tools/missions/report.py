@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from missions import gitinfo
 from missions.gate import GateResult
@@ -35,6 +35,15 @@ def _lean_statement(analysis: Analysis, status: TargetStatus) -> str | None:
     except (OSError, UnicodeDecodeError):
         return None
     return text[decl.start : decl.end]
+
+
+class LintCounts(Protocol):
+    """The lint counts an entry shows: a :class:`missions.lint.LintResult`, or the counts a
+    dashboard's state kept of one (:mod:`missions.redraw`)."""
+
+    def mission_counts(self, mission_id: str) -> dict[str, int]: ...
+
+    def statement_counts(self, statement: str | None) -> dict[str, int]: ...
 
 
 def target_json(
@@ -63,19 +72,12 @@ def target_json(
     return data
 
 
-def _target_lint(lint: LintResult | None, status: TargetStatus) -> dict[str, int] | None:
-    if lint is None:
-        return None
-    statement = status.target.statement
-    return lint.counts(lint.for_statement(statement) if statement else [])
-
-
 def mission_json(
     mission: MissionStatus,
     witnesses: dict[str, dict[str, Any]] | None = None,
     placeholders: list[Placeholder] | None = None,
     root: Path | None = None,
-    lint: LintResult | None = None,
+    lint: LintCounts | None = None,
 ) -> dict[str, Any]:
     """One mission; with ``placeholders`` left from ``missions new`` its status is ``draft``."""
     info = mission.file.mission
@@ -101,13 +103,13 @@ def mission_json(
             target_json(
                 t,
                 witness_entry(info, t.target, witnesses.get(f"{info.id}/{t.target.id}")),
-                _target_lint(lint, t),
+                None if lint is None else lint.statement_counts(t.target.statement),
             )
             for t in mission.targets
         ],
     }
     if lint is not None:
-        data["lint"] = lint.counts(lint.for_mission(info.id))
+        data["lint"] = lint.mission_counts(info.id)
     return data
 
 
@@ -187,27 +189,40 @@ def report_json(
         return found
 
     for entry, mission in zip(data["missions"], analysis.missions, strict=True):
-        info = mission.file.mission
-        entry["summary"] = info.summary.strip()
-        entry["sources"] = [s.model_dump(exclude_none=True) for s in info.sources]
-        entry["conventions"] = info.conventions
-        entry["statement_history"] = [r.model_dump(mode="json") for r in info.statement_history]
-        entry["facts"] = [f.model_dump(exclude_none=True) for f in info.facts]
-        for target_entry, status in zip(entry["targets"], mission.targets, strict=True):
-            target = status.target
-            target_entry["informal"] = target.informal.strip()
-            target_entry["lean"] = _lean_statement(analysis, status)
-            target_entry["source"] = target.source
-            target_entry["locator"] = target.locator
-            target_entry["external"] = (
-                target.external.model_dump(exclude_none=True) if target.external else None
-            )
-            if target.fingerprints is not None:
-                target_entry["fingerprints"] = target.fingerprints.model_dump(mode="json")
-        if gate.lint is not None:
-            entry["lint_findings"] = [shared(f) for f in gate.lint.for_mission(info.id)]
+        lint = (
+            None if gate.lint is None else [shared(f) for f in gate.lint.for_mission(entry["id"])]
+        )
+        add_report_fields(analysis, entry, mission, lint)
     data["gate"] = gate_json(gate)
     return data
+
+
+def add_report_fields(
+    analysis: Analysis,
+    entry: dict[str, Any],
+    mission: MissionStatus,
+    lint_findings: list[dict[str, object]] | None,
+) -> None:
+    """What a mission's entry in :func:`report_json` adds to its ``status --json`` entry."""
+    info = mission.file.mission
+    entry["summary"] = info.summary.strip()
+    entry["sources"] = [s.model_dump(exclude_none=True) for s in info.sources]
+    entry["conventions"] = info.conventions
+    entry["statement_history"] = [r.model_dump(mode="json") for r in info.statement_history]
+    entry["facts"] = [f.model_dump(exclude_none=True) for f in info.facts]
+    for target_entry, status in zip(entry["targets"], mission.targets, strict=True):
+        target = status.target
+        target_entry["informal"] = target.informal.strip()
+        target_entry["lean"] = _lean_statement(analysis, status)
+        target_entry["source"] = target.source
+        target_entry["locator"] = target.locator
+        target_entry["external"] = (
+            target.external.model_dump(exclude_none=True) if target.external else None
+        )
+        if target.fingerprints is not None:
+            target_entry["fingerprints"] = target.fingerprints.model_dump(mode="json")
+    if lint_findings is not None:
+        entry["lint_findings"] = lint_findings
 
 
 def _cell(text: str) -> str:
