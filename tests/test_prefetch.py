@@ -19,7 +19,8 @@ from typing import Any
 import pytest
 
 from conftest import invoke
-from missions import answers, fastpath, stored
+from missions import answers, fastpath, roots, stored
+from missions.cache import dashboard_state_path
 from missions.lean import workspace
 from missions.roots import lean_file_stats, library_roots
 
@@ -142,6 +143,23 @@ def test_check_with_a_state_to_start_from_scans_nothing_early(root: Path) -> Non
     stored.hand_over(recording)
     fastpath.prefetch(["check", "--root", str(root)])
     assert workspace._prefetched is None
+
+
+def test_a_dashboard_with_a_state_to_start_from_scans_nothing_early(
+    root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The incremental dashboard may answer without loading the workspace; another folder
+    has no state yet: its dashboard is the whole one."""
+    monkeypatch.setattr(roots, "RACY_NS", 0)  # a tree just written: stored all the same
+    site = tmp_path / "site"
+    assert invoke("report", "--format", "html", "-o", site, "--root", root).exit_code == 0
+    assert os.path.exists(dashboard_state_path(str(root), site))
+    for folder, started in ((site, False), (tmp_path / "other", True)):
+        _, recording = stored.consult_check(root)
+        stored.hand_over(recording)
+        fastpath.prefetch(["report", "--format", "html", "-o", str(folder), "--root", str(root)])
+        assert (workspace._prefetched is not None) is started
+        workspace._stop_prefetched()
 
 
 def test_the_command_started_early_prints_what_a_run_without_cache_prints(

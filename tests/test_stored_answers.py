@@ -23,7 +23,7 @@ import pytest
 
 from conftest import REPO, committed_demo, copy_repo_workspace, git, init_repo, invoke
 from missions import fastpath, inputs, roots, stored
-from missions.cache import cache_dir_for
+from missions.cache import DASHBOARD_STATE_PREFIX, cache_dir_for
 from missions.stored import CHECK_PURPOSE
 from missions.witnesses import WORKSPACE_FOLDER
 
@@ -473,6 +473,7 @@ DERIVED_CACHES = (
     "dashboard-pages.json",
     "answer-",
     "check-state.",
+    DASHBOARD_STATE_PREFIX,
 )
 
 

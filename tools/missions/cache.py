@@ -19,6 +19,10 @@ CHECK_STATE_FILE = "check-state.json"
 #: What the last full ``status`` computed, mission by mission, for the next one to patch
 #: (:mod:`missions.incremental`).
 STATUS_STATE_FILE = "status-state"
+#: What the last stored dashboard made of each mission, for the next run into the same
+#: folder (:mod:`missions.redraw`): this prefix, a digest of the folder's path, ``.json``
+#: (:func:`dashboard_state_path`).
+DASHBOARD_STATE_PREFIX = "dashboard-state-"
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up cost)
 if TYPE_CHECKING:
@@ -183,3 +187,9 @@ def name_witnesses(top: str, paths: list[str]) -> None:
         os.replace(tmp, os.path.join(directory, WITNESS_LIST))
     except OSError:
         pass
+
+
+def dashboard_state_path(root: str, out_dir: str | os.PathLike[str]) -> str:
+    """Where the state of the dashboard written into ``out_dir`` is kept."""
+    name = hashlib.sha256(os.path.realpath(out_dir).encode()).hexdigest()[:16]
+    return os.path.join(cache_dir_for(root), f"{DASHBOARD_STATE_PREFIX}{name}.json")

@@ -66,6 +66,7 @@ from missions.pins import (
 from missions.plain import plain_text
 from missions.progress import progress_lines, weekly_progress
 from missions.recheck import recheck, remember_gate
+from missions.redraw import redraw, remember_site
 from missions.render import (
     advice_lines,
     frontier_lines,
@@ -315,6 +316,15 @@ def _input_errors() -> Iterator[None]:
     except OSError as exc:
         where = exc.filename if exc.filename is not None else Path.cwd()
         _fail([Problem(str(where), 1, (exc.strerror or str(exc)).lower(), "output")])
+
+
+@contextmanager
+def _cannot_write(output: Path, what: str) -> Iterator[None]:
+    """A site's folder that refuses a write: one line naming the folder."""
+    try:
+        yield
+    except OSError as exc:
+        raise InputError.single(output, 1, f"cannot write the {what}: {exc}") from None
 
 
 def _root(root: Path | None) -> Path:
@@ -952,6 +962,14 @@ def report(
     with _input_errors():
         top = _root(root)
         evidence = _evidence(top, lean, checks)
+        if site:
+            assert output is not None
+            if output.exists() and not output.is_dir():
+                raise InputError.single(output, 1, "output exists and is not a directory")
+            if not output.exists() and not output.parent.is_dir():
+                raise InputError.single(output, 1, "parent of the output directory does not exist")
+        what = "dashboard" if fmt == "html" else "badges"
+        written = None
         if plain and output is not None:
             taken = handed(top, site_purpose(fmt, output))  # see `check`
             if taken is None:
@@ -960,30 +978,32 @@ def report(
                     err.print(escape(site_up_to_date(str(output), fmt, unchanged)))
                     return
             recording = taken or start_site(top, fmt, output)
-        analysis, lint = analyse_and_lint(top, ids)
-        extra = _kernel(analysis, evidence)[1] if lean else []
-        gate = run_gate(analysis, extra, kernel_dependencies=lean, lint=lint)
-    if site:
+            if fmt == "html":  # after an edit: only what it can change is made again
+                with _cannot_write(output, what):
+                    written = redraw(top, recording, output)
+        if written is None:
+            analysis, lint = analyse_and_lint(top, ids)
+            extra = _kernel(analysis, evidence)[1] if lean else []
+            gate = run_gate(analysis, extra, kernel_dependencies=lean, lint=lint)
+    if site and written is None:
         assert output is not None
-        with _input_errors():
-            if output.exists() and not output.is_dir():
-                raise InputError.single(output, 1, "output exists and is not a directory")
-            if not output.exists() and not output.parent.is_dir():
-                raise InputError.single(output, 1, "parent of the output directory does not exist")
-            what = "dashboard" if fmt == "html" else "badges"
-            try:
-                if fmt == "html":
-                    from missions.html import write_dashboard
+        with _input_errors(), _cannot_write(output, what):
+            if fmt == "html":
+                from missions.html import dashboard_site, write_site
 
-                    written = write_dashboard(analysis, gate, output)
-                else:
-                    from missions.badges import write_badges
+                built = dashboard_site(analysis, gate)
+                written = write_site(built, output)
+                assert written is not None  # a whole site renders every page
+                if plain and keep_site(recording, analysis, written):
+                    remember_site(recording, analysis, gate, built, output)
+            else:
+                from missions.badges import write_badges
 
-                    written = write_badges(analysis, gate, output)
-            except OSError as exc:
-                raise InputError.single(output, 1, f"cannot write the {what}: {exc}") from None
-        if plain:
-            keep_site(recording, analysis, written)
+                written = write_badges(analysis, gate, output)
+                if plain:
+                    keep_site(recording, analysis, written)
+    if site:
+        assert written is not None and output is not None
         files = plural(len(written), "file")
         err.print(f"wrote {files} to {escape(str(output))} ({escape(hint)})")
         return

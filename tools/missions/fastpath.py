@@ -235,7 +235,8 @@ def prefetch(argv: list[str]) -> None:
     what it stores by stamps taken before the scan reads: ``status`` (it keys its answer by
     the loading's own stats), and a plain ``check`` or ``report`` this module already
     stamped the tree for (:func:`missions.stored.hand_over`), unless ``check`` has a state
-    the incremental gate may answer from (:mod:`missions.recheck`). Never with
+    the incremental gate may answer from (:mod:`missions.recheck`), nor a dashboard with a
+    state the incremental dashboard may answer from (:mod:`missions.redraw`). Never with
     ``--no-cache``. A root read wrongly from an unusual command line only costs the scan:
     the command takes over a loading of its own root alone."""
     if not argv or {"--no-cache", "--help", "-h"} & set(argv):
@@ -256,10 +257,13 @@ def prefetch(argv: list[str]) -> None:
     root = locate_root(os.getcwd()) if root is None else os.path.realpath(root)
     if root is None or root_problem(root) is not None:
         return
-    from missions.cache import CHECK_STATE_FILE
+    from missions.cache import CHECK_STATE_FILE, dashboard_state_path
 
     if argv[0] == "check" and os.path.exists(os.path.join(cache_dir_for(root), CHECK_STATE_FILE)):
         return
+    report = _parse_report(argv) if argv[0] == "report" else None
+    if report is not None and os.path.exists(dashboard_state_path(root, report[2])):
+        return  # the incremental dashboard may answer without a load
     try:
         from missions.lean.workspace import prefetch as start
 

@@ -26,7 +26,7 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 from xml.etree.ElementTree import Element
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
@@ -953,9 +953,8 @@ TOC = (
 
 
 def site_model(analysis: Analysis, mission: MissionStatus) -> dict[str, Any]:
-    """What the index and errata pages read of a mission besides its report entry: its
-    targets' witness modules and printed claims, and its frontier items. Plain data, so
-    a dashboard's state can keep it (:mod:`missions.redraw`)."""
+    """What the front page and the errata read of a mission besides its report entry: its
+    targets' witness modules and printed claims, and its frontier items."""
     return {
         "witness": [s.target.witness for s in mission.targets],
         "printed": [s.target.printed for s in mission.targets],
@@ -963,39 +962,34 @@ def site_model(analysis: Analysis, mission: MissionStatus) -> dict[str, Any]:
     }
 
 
-def index_page(
-    data: dict[str, Any], models: Sequence[dict[str, Any]], footer: dict[str, Any]
-) -> Iterator[str]:
-    """The front page (``templates/index.html``) from the report's data and each mission's
-    :func:`site_model`, as the pieces the template renders: it lists every mission and open
-    target (7 MB at 2,000 missions), and as one text it was held twice, joined and as the
-    pieces it was joined from."""
-    cards = []
-    for entry, model in zip(data["missions"], models, strict=True):
-        counts = _counts(entry["targets"])
-        states = [
-            _witness_state(t, module)
-            for t, module in zip(entry["targets"], model["witness"], strict=True)
-        ]
-        cards.append(
-            {
-                "id": entry["id"],
-                "title": entry["title"],
-                "page": page_name(entry["id"]),
-                "category": entry["category"],
-                "status": entry["status"],
-                "status_cls": _status_cls(entry["status"]),
-                "bar": Markup(_bar(counts)),
-                "rows": [
-                    ("Targets", _count_text(counts)),
-                    ("Evidence", _evidence_text(entry["targets"])),
-                    ("Witnesses", _witness_summary(states) + _nonvacuity_summary(entry["targets"])),
-                    ("Lint", _lint_text(entry.get("lint"))),
-                    ("Pin", _pin_text(entry["pin"])),
-                ],
-            }
-        )
-    frontier_items = [
+def index_parts(entry: dict[str, Any], model: dict[str, Any]) -> dict[str, Any]:
+    """What the front page and the errata show of one mission (its report entry and
+    :func:`site_model`), rendered: its card, its rows of the frontier table and how many,
+    how many refutation targets it has, and its errata (``[group, citation, article]``,
+    grouped by ``group`` on the errata page). Plain data: a dashboard's state keeps it for
+    the missions an edit cannot reach (:mod:`missions.redraw`)."""
+    counts = _counts(entry["targets"])
+    states = [
+        _witness_state(t, module)
+        for t, module in zip(entry["targets"], model["witness"], strict=True)
+    ]
+    card = {
+        "id": entry["id"],
+        "title": entry["title"],
+        "page": page_name(entry["id"]),
+        "category": entry["category"],
+        "status": entry["status"],
+        "status_cls": _status_cls(entry["status"]),
+        "bar": Markup(_bar(counts)),
+        "rows": [
+            ("Targets", _count_text(counts)),
+            ("Evidence", _evidence_text(entry["targets"])),
+            ("Witnesses", _witness_summary(states) + _nonvacuity_summary(entry["targets"])),
+            ("Lint", _lint_text(entry.get("lint"))),
+            ("Pin", _pin_text(entry["pin"])),
+        ],
+    }
+    frontier = [
         {
             "href": f"{page_name(i['mission'])}#target-{i['target']}",
             "mission": i["mission"],
@@ -1006,9 +1000,55 @@ def index_page(
             "line": i["line"],
             "why": i["reasons"][0] if i["reasons"] else "-",
         }
-        for model in models
         for i in model["frontier"]
     ]
+    citations = {s["key"]: s["citation"] for s in entry["sources"]}
+    errata = []
+    targets = zip(entry["targets"], states, model["printed"], strict=True)
+    for target, state, printed in targets:
+        source = target["source"]
+        if target["kind"] != "refutation" or source is None:
+            continue
+        citation = citations.get(source, source)
+        article = {
+            "mission": entry["id"],
+            "mission_title": entry["title"],
+            "page": page_name(entry["id"]),
+            "id": target["id"],
+            "title": target["title"],
+            "status": target["status"],
+            "evidence": target["evidence"],
+            "printed": Markup(render_inline(printed or "")),
+            "locator": target["locator"],
+            "informal": Markup(render_inline(" ".join(target["informal"].split()))),
+            "statement": target["statement"],
+            "proof": target["proof"],
+            "witness_state": state,
+            "witness_cls": state if state in ("pass", "fail") else "neutral",
+        }
+        errata.append(
+            [
+                f"{source}\0{citation}",
+                render_inline(citation),
+                render_page("erratum.html", t=article),
+            ]
+        )
+    return {
+        "card": render_page("card.html", card=card),
+        "frontier": render_page("frontier_rows.html", frontier=frontier) if frontier else "",
+        "open": len(frontier),
+        "refutations": sum(t["kind"] == "refutation" for t in entry["targets"]),
+        "errata": errata,
+    }
+
+
+def index_page(
+    data: dict[str, Any], parts: Sequence[dict[str, Any]], footer: dict[str, Any]
+) -> Iterator[str]:
+    """The front page (``templates/index.html``) from the report's summary, gate and
+    progress and each mission's :func:`index_parts`, as the pieces the template renders:
+    it lists every mission and open target (7 MB at 2,000 missions), and as one text it
+    was held twice, joined and as the pieces it was joined from."""
     gate = data["gate"]
     return (
         _templates()
@@ -1018,57 +1058,31 @@ def index_page(
             footer=footer,
             intro=summary_line(data) + ".",
             statuses=STATUSES,
-            cards=cards,
-            frontier=frontier_items,
+            cards=[Markup(part["card"]) for part in parts],
+            frontier=sum(part["open"] for part in parts),
+            frontier_rows=[Markup(part["frontier"]) for part in parts if part["open"]],
             progress=Markup(progress_section(data.get("progress"))),
             gate={**gate, "warnings": gate.get("warnings", [])},
-            errata=sum(
-                1 for m in data["missions"] for t in m["targets"] if t["kind"] == "refutation"
-            ),
+            errata=sum(part["refutations"] for part in parts),
         )
     )
 
 
-def errata_page(
-    data: dict[str, Any], models: Sequence[dict[str, Any]], footer: dict[str, Any]
-) -> str:
+def errata_page(parts: Sequence[dict[str, Any]], footer: dict[str, Any]) -> str:
     """Every refutation target (a printed claim shown false), by the source that printed it
-    (``templates/errata.html``)."""
+    (``templates/errata.html``), from each mission's :func:`index_parts`."""
     by_source: dict[str, dict[str, Any]] = {}
-    for entry, model in zip(data["missions"], models, strict=True):
-        citations = {s["key"]: s["citation"] for s in entry["sources"]}
-        targets = zip(entry["targets"], model["witness"], model["printed"], strict=True)
-        for target, witness, printed in targets:
-            source = target["source"]
-            if target["kind"] != "refutation" or source is None:
-                continue
-            group = by_source.setdefault(
-                f"{source}\0{citations.get(source, source)}",
+    for part in parts:
+        for group, citation, article in part["errata"]:
+            found = by_source.setdefault(
+                group,
                 {
                     "anchor": f"source-{len(by_source) + 1}",
-                    "citation": Markup(render_inline(citations.get(source, source))),
+                    "citation": Markup(citation),
                     "targets": [],
                 },
             )
-            state = _witness_state(target, witness)
-            group["targets"].append(
-                {
-                    "mission": entry["id"],
-                    "mission_title": entry["title"],
-                    "page": page_name(entry["id"]),
-                    "id": target["id"],
-                    "title": target["title"],
-                    "status": target["status"],
-                    "evidence": target["evidence"],
-                    "printed": Markup(render_inline(printed or "")),
-                    "locator": target["locator"],
-                    "informal": Markup(render_inline(" ".join(target["informal"].split()))),
-                    "statement": target["statement"],
-                    "proof": target["proof"],
-                    "witness_state": state,
-                    "witness_cls": state if state in ("pass", "fail") else "neutral",
-                }
-            )
+            found["targets"].append(Markup(article))
     return render_page(
         "errata.html",
         title="Errata · missions",
@@ -1101,18 +1115,24 @@ def render_page(template: str, **context: Any) -> str:
 
 @dataclass
 class Site:
-    """What a dashboard is written from: the report's data (``progress`` included), each
-    mission's :func:`site_model` and YAML file, and the missions whose pages can be
-    rendered here with their page keys. A full run can render every page; the incremental
-    one (:mod:`missions.redraw`) only those of the missions an edit reached, and keeps the
-    others' keys from the run before."""
+    """What a dashboard is written from. A whole run has every mission's report entry,
+    analysis and :func:`site_model` and can render every page; the incremental one
+    (:mod:`missions.redraw`) has them only for the missions an edit reached, and keeps the
+    others' :func:`index_parts` and page keys from the run before."""
 
     root: Path
-    data: dict[str, Any]
-    models: list[dict[str, Any]]
+    #: the report's data (:func:`missions.report.report_json`) but for its missions
+    #: (summary, gate, generation time, commit) and ``progress``
+    head: dict[str, Any]
+    ids: list[str]
     yamls: list[Path]
+    #: the missions whose pages can be rendered: their entries, analyses and models
+    entries: dict[int, dict[str, Any]]
     missions: dict[int, MissionStatus]
-    #: each mission's page key (:func:`_page_key`); those of ``missions`` are computed
+    models: dict[int, dict[str, Any]]
+    #: each mission's :func:`index_parts` and page key (:func:`_page_key`), kept from
+    #: before; those of the missions that can be rendered are made by :func:`write_site`
+    parts: list[dict[str, Any] | None]
     keys: list[str | None]
 
 
@@ -1129,13 +1149,17 @@ def dashboard_site(
     data["progress"] = weekly_progress(
         analysis.root, {m.id: m.file.path for m in analysis.missions}
     )
+    count = len(analysis.missions)
     return Site(
         root=analysis.root,
-        data=data,
-        models=[site_model(analysis, mission) for mission in analysis.missions],
+        head=data,
+        ids=[mission.id for mission in analysis.missions],
         yamls=[mission.file.path for mission in analysis.missions],
+        entries=dict(enumerate(data["missions"])),
         missions=dict(enumerate(analysis.missions)),
-        keys=[None] * len(analysis.missions),
+        models={i: site_model(analysis, m) for i, m in enumerate(analysis.missions)},
+        parts=[None] * count,
+        keys=[None] * count,
     )
 
 
@@ -1156,30 +1180,32 @@ def write_site(site: Site, out_dir: Path) -> list[Path] | None:
     """Write ``site`` into ``out_dir``: the index, the errata, the style sheet and every
     mission page whose key moved or whose file is not as written. None, with nothing
     written, when such a page belongs to a mission ``site`` cannot render."""
-    entries = site.data["missions"]
-    footer = _footer(site.data)
-    rendered = sorted(site.missions)
+    footer = _footer(site.head)
+    rendered = sorted(site.entries)
     histories = mission_histories(site.root, [site.yamls[i] for i in rendered])
     findings: dict[int, str] = {}  # the lint findings' digests (the entries share them)
     for index in rendered:
-        events = histories[site.yamls[index]]
-        site.keys[index] = _page_key(entries[index], site.yamls[index], events, footer, findings)
+        entry, yaml = site.entries[index], site.yamls[index]
+        site.keys[index] = _page_key(entry, yaml, histories[yaml], footer, findings)
     kept = _PageRecords.open(site.root, out_dir)
     fresh = [
         index
-        for index, entry in enumerate(entries)
-        if not kept.intact(out_dir / page_name(entry["id"]), site.keys[index])
+        for index, mission_id in enumerate(site.ids)
+        if not kept.intact(out_dir / page_name(mission_id), site.keys[index])
     ]
-    if any(index not in site.missions for index in fresh):
+    if any(index not in site.entries for index in fresh):
         return None
+    for index in rendered:
+        site.parts[index] = index_parts(site.entries[index], site.models[index])
+    parts = cast(list[dict[str, Any]], site.parts)
     out_dir.mkdir(parents=True, exist_ok=True)
 
     def write_pages(chosen: list[int]) -> list[str]:
         """The pages written, as the sha256 of each one's text."""
         done = []
         for index in chosen:
-            entry, mission = entries[index], site.missions[index]
-            text = mission_page(entry, mission, histories[site.yamls[index]], footer)
+            entry, events = site.entries[index], histories[site.yamls[index]]
+            text = mission_page(entry, site.missions[index], events, footer)
             _emit(out_dir / page_name(entry["id"]), text)
             done.append(hashlib.sha256(text.encode()).hexdigest())
         return done
@@ -1192,17 +1218,17 @@ def write_site(site: Site, out_dir: Path) -> list[Path] | None:
     children = [forked.start(functools.partial(write_pages, share)) for share in shares[1:]]
     written = [
         _emit(out_dir / "style.css", stylesheet()),
-        _emit(out_dir / "index.html", index_page(site.data, site.models, footer)),
-        _emit(out_dir / "errata.html", errata_page(site.data, site.models, footer)),
+        _emit(out_dir / "index.html", index_page(site.head, parts, footer)),
+        _emit(out_dir / "errata.html", errata_page(parts, footer)),
     ]
     digests = write_pages(shares[0])
     for waiting, share in zip(children, shares[1:], strict=True):
         found = waiting()
         digests.extend(write_pages(share) if found is None else found)
     for index, digest in zip(fresh, digests, strict=True):
-        kept.record(out_dir / page_name(entries[index]["id"]), site.keys[index], digest)
+        kept.record(out_dir / page_name(site.ids[index]), site.keys[index], digest)
     kept.save()
-    return written + [out_dir / page_name(entry["id"]) for entry in entries]
+    return written + [out_dir / page_name(mission_id) for mission_id in site.ids]
 
 
 #: Fewer mission pages than this are written by one process.

@@ -101,14 +101,17 @@ def remember_gate(recording: Recording, analysis: Analysis, gate: GateResult) ->
     if recording.kept is None or gate.parts is None or gate.lint is None:
         return
     parts, extra = recording.kept
-    state = _state(analysis, gate.parts, gate.lint, parts, extra)
+    state = state_of(analysis, gate.parts, gate.lint, parts, extra)
     if state is not None:
         _write(_state_path(str(analysis.root)), state)
 
 
-def _state(
+def state_of(
     analysis: Analysis, gate: GateParts, lint: LintResult, parts: list[str], extra: list[str]
 ) -> dict[str, Any] | None:
+    """The state :func:`regate` starts from after a whole plain gate over every mission of
+    ``analysis``, stored under the stamps ``parts`` with the inputs ``extra``; None when
+    its modules' paths are not the stamps' (outside the workspace)."""
     workspace = analysis.workspace
     top = os.path.realpath(analysis.root) + os.sep
     if any(not str(m.path).startswith(top) for m in workspace.modules.values()):
@@ -129,7 +132,7 @@ def _state(
             "root": sorted(workspace.closure(info.lean.module)),
             "statement_closure": sorted(mission.pin.modules),
         }
-        record_reach(record, workspace, mission.targets)
+        _reach(record, workspace, mission)
         _findings(record, mission, found)
         missions.append(record)
     lines: dict[str, list[int]] = {}
@@ -151,6 +154,13 @@ def _state(
         "lint_lines": lines,
         "allow_files": list(lint.allow_files),
     }
+
+
+def _reach(record: dict[str, Any], workspace: Workspace, mission: MissionStatus) -> None:
+    """:func:`missions.incremental.record_reach`, less the modules' content hashes: the
+    state's ``files`` holds each module's hash once (a tenth of a large state)."""
+    record_reach(record, workspace, mission.targets)
+    del record["shas"]
 
 
 def _content_sha(path: str, stamped: set[str]) -> str | None:
@@ -231,13 +241,8 @@ def recheck(root: Path, recording: Recording) -> dict[str, Any] | None:
     state = _read(_state_path(top))
     if state is None:
         return None
-    try:
-        gate = _recheck(root, recording, state)
-    except Exception:  # a damaged state, a file gone meanwhile: an optimization never fails
-        if os.environ.get("MISSIONS_DEBUG"):
-            raise
-        return None
-    if gate is None:
+    regated = regate(root, recording, state)
+    if regated is None:
         return None
     missions = state["missions"]
     summary = {
@@ -245,15 +250,47 @@ def recheck(root: Path, recording: Recording) -> dict[str, Any] | None:
         "targets": sum(m["counts"][0] for m in missions),
         "proved": sum(m["counts"][1] for m in missions),
     }
-    answer = check_answer(gate, gate_headline(summary, gate, lean=False))
-    extra = cast(list[str], state["extra"])
-    if recording.store(answer, extra[len(recording.extra) :]) and recording.kept is not None:
-        state["parts"], state["extra"] = recording.kept
+    answer = check_answer(regated.gate, gate_headline(summary, regated.gate, lean=False))
+    if keep_state(recording, answer, state):
         _write(_state_path(top), state)
     return answer
 
 
-def _recheck(root: Path, recording: Recording, state: dict[str, Any]) -> GateResult | None:
+def keep_state(recording: Recording, answer: Any, state: dict[str, Any]) -> bool:
+    """Store ``answer`` under ``recording`` with the inputs ``state`` found, and move the
+    state's stamps to the stored answer's; False (the state then must not be written: its
+    findings are not those of the stamps it holds) when nothing was stored."""
+    extra = cast(list[str], state["extra"])
+    if not recording.store(answer, extra[len(recording.extra) :]) or recording.kept is None:
+        return False
+    state["parts"], state["extra"] = recording.kept
+    return True
+
+
+@dataclass
+class Regated:
+    """What :func:`regate` found: the whole gate's result, and the missions it analysed
+    again (their indexes in the state, and their analysis over the modules they reach)."""
+
+    gate: GateResult
+    affected: list[int]
+    analysis: Analysis | None
+
+
+def regate(root: Path, recording: Recording, state: dict[str, Any]) -> Regated | None:
+    """The gate for the tree ``recording`` stamped, from ``state`` (a state
+    :func:`remember_gate` kept, or :func:`state_of` made; brought up to date in place);
+    None when the whole gate must run. Whoever stores an answer from it stores the state
+    with it (:func:`keep_state`)."""
+    try:
+        return _recheck(root, recording, state)
+    except Exception:  # a damaged state, a file gone meanwhile: an optimization never fails
+        if os.environ.get("MISSIONS_DEBUG"):
+            raise
+        return None
+
+
+def _recheck(root: Path, recording: Recording, state: dict[str, Any]) -> Regated | None:
     now = recording.parts_with(state["extra"])
     if now is None:
         return None
@@ -307,13 +344,16 @@ def _recheck(root: Path, recording: Recording, state: dict[str, Any]) -> GateRes
             state["modules"].pop(name, None)
     for path, sha in edit.shas.items():
         files[path][1] = sha
-    if affected and not _regate(root, store, state, edit, affected, parts):
-        return None
+    analysis = None
+    if affected:
+        analysis = _regate(root, store, state, edit, affected, parts)
+        if analysis is None:
+            return None
     for index, sha in rewritten.items():
         missions[index]["yaml_sha"] = sha
     state["policy"] = _encode(parts.policy)
     store.save(set(store.index))
-    return parts.result()
+    return Regated(parts.result(), sorted(affected), analysis)
 
 
 def _rewritten(missions: list[dict[str, Any]], retold: set[int]) -> dict[int, str]:
@@ -386,8 +426,9 @@ def _regate(
     edit: _Edit,
     affected: set[int],
     parts: GateParts,
-) -> bool:
-    """Analyse and gate the affected missions again, over the modules they reach."""
+) -> Analysis | None:
+    """Analyse and gate the affected missions again, over the modules they reach; their
+    analysis, or None when the whole gate must run."""
     from missions.catalog import load_catalog
     from missions.errors import InputError
     from missions.policy import policy_violations
@@ -408,28 +449,28 @@ def _regate(
         needed |= set(edit.new)  # a namesake elsewhere is named in the reasons
     modules = _modules(store, paths, files, edit, needed)
     if modules is None:
-        return False
+        return None
     workspace = Workspace(root=root, libraries=library_names(library_roots(root)), modules=modules)
     ids = [Path(missions[i]["yaml"]).stem for i in sorted(affected)]
     try:
         catalog = load_catalog(root, only=ids)
     except InputError:
-        return False  # the whole gate reports bad input as it does
+        return None  # the whole gate reports bad input as it does
     chosen = {str(m.path): m for m in catalog.files}
     memo = AnalysisMemo(workspace, set(state["built"]))
     analysed: list[MissionStatus] = []
     for index in sorted(affected):
         mission_file = chosen.get(missions[index]["yaml"])
         if mission_file is None:
-            return False
+            return None
         info = mission_file.mission
         record = missions[index]
         if (info.id, info.lean.module) != (record["id"], record["module"]):
-            return False  # what the mission's records were found from moved
+            return None  # what the mission's records were found from moved
         if _lint_key(info) != record["lint_key"]:
-            return False  # what the lint read of it moved
+            return None  # what the lint read of it moved
         if not names_inside_root(workspace, info.lean.module, info.targets):
-            return False
+            return None
         pin = pin_state(workspace, mission_file.mission)
         statuses = [
             target_status(workspace, mission_file, pin, target, memo)
@@ -452,10 +493,10 @@ def _regate(
         parts.missions[index] = found
         record = missions[index]
         if sorted(mission.pin.modules) != record["statement_closure"]:
-            return False
-        record_reach(record, workspace, mission.targets)
+            return None
+        _reach(record, workspace, mission)
         _findings(record, mission, found)
-    return True
+    return analysis
 
 
 def _modules(
