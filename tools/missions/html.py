@@ -30,7 +30,7 @@ from typing import Any, cast
 from xml.etree.ElementTree import Element
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from missions import forked
 from missions.chart import progress_section
@@ -1042,6 +1042,25 @@ def index_parts(entry: dict[str, Any], model: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+_FINDINGS_HEAD = (
+    '<div class="scroll" tabindex="0"><table><thead><tr><th scope=\'col\'>Rule</th>'
+    "<th scope='col'>Where</th><th scope='col'>Message</th></tr></thead><tbody>"
+)
+
+
+def findings_table(findings: Iterable[dict[str, Any]]) -> Markup:
+    """A table of gate findings (``check --json``'s objects). Made here, not in a template:
+    at 2,000 missions the front page lists 20,000 of them, and a template's loop took a
+    third of a second over them."""
+    rows = "".join(
+        f"<tr><td><code>{escape(f['rule'])}</code></td>"
+        f"<td><code>{escape(f['file'] or '-')}:{escape(f['line'] or 1)}</code></td>"
+        f"<td>{escape(f['message'])}</td></tr>"
+        for f in findings
+    )
+    return Markup(f"{_FINDINGS_HEAD}{rows}</tbody></table></div>")
+
+
 def index_page(
     data: dict[str, Any], parts: Sequence[dict[str, Any]], footer: dict[str, Any]
 ) -> Iterator[str]:
@@ -1105,6 +1124,7 @@ def _templates() -> Environment:
     )
     environment.globals["chip"] = lambda *args: Markup(_chip(*args))
     environment.globals["plural"] = plural
+    environment.globals["findings_table"] = findings_table
     return environment
 
 

@@ -4,20 +4,22 @@ A plain ``report --format html -o DIR`` is stored (:mod:`missions.stored`), but 
 computed the whole dashboard again: at 2,000 missions the analysis, the gate, every
 mission's report entry and page key, for one mission changed. So a dashboard run that was
 stored leaves a *state* beside its answer: the incremental ``check``'s state for the same
-stamps (:mod:`missions.recheck`), and what it made of each mission: its report entry (its
-lint findings as indexes into one shared list), its :func:`missions.html.site_model` and
-its page's key.
+stamps (:mod:`missions.recheck`), and what it made of each mission: its statuses, its
+lint counts and findings (as indexes into one shared list), what the front page and the
+errata show of it (:func:`missions.html.index_parts`) and its page's key; and the progress
+chart, which git, the Lake file and the missions' ids and files decide.
 
 The next run into the same folder asks :func:`missions.recheck.regate` for the gate. By
 the rules that make the incremental ``check`` answer what the whole gate answers, it
-analyses again exactly the missions whose answer an edit can change; their entries, models
-and page keys are made afresh from that analysis. Every other mission's are kept: by the
-same rules nothing they are made from moved (their modules and YAML, git, the witness
-results, the tool; any other change runs the whole dashboard). Those rules also keep every
-lint finding as it was, so lint counts and findings are kept for every mission, and a
-mission made afresh takes its statements' counts from before (its lint key, the statements
-the lint read, is unchanged or the whole dashboard runs). A kept mission whose page is no
-longer as written (deleted, edited) runs the whole dashboard: only it renders every page.
+analyses again exactly the missions whose answer an edit can change; their report
+entries, front-page parts and pages are made afresh from that analysis. Every other
+mission's are kept: by the same rules nothing they are made from moved (their modules and
+YAML, git, the witness results, the tool; any other change runs the whole dashboard).
+Those rules also keep every lint finding as it was, so lint counts and findings are kept
+for every mission, and a mission made afresh takes its statements' counts from before
+(its lint key, the statements the lint read, is unchanged or the whole dashboard runs).
+A kept mission whose page is no longer as written (deleted, edited) runs the whole
+dashboard: only it renders every page.
 
 ``tests/test_redraw.py`` checks, edit by edit, that the site written is the one the whole
 dashboard writes.
@@ -35,8 +37,9 @@ from typing import TYPE_CHECKING, Any, cast
 from missions import gitinfo
 from missions.cache import dashboard_state_path
 from missions.incremental import statuses_of
-from missions.inputs import Recording, path_stamp
+from missions.inputs import Recording
 from missions.recheck import STATE_FORMAT, keep_state, regate, state_of
+from missions.stored import site_answer
 
 if TYPE_CHECKING:
     from missions.gate import GateResult
@@ -44,7 +47,7 @@ if TYPE_CHECKING:
     from missions.status import Analysis
 
 #: What a dashboard's state holds changes with this (the check state's format too).
-SITE_STATE_FORMAT = [STATE_FORMAT, 1]
+SITE_STATE_FORMAT = [STATE_FORMAT, 2]
 
 
 def _state_path(root: str, out_dir: Path) -> str:
@@ -137,6 +140,7 @@ def _state(
         "folder": os.path.realpath(out_dir),
         "check": check,
         "lint": site.head.get("lint"),
+        "progress": site.head["progress"],
         "findings": findings,
         "missions": missions,
     }
@@ -191,8 +195,7 @@ def redraw(root: Path, recording: Recording, out_dir: Path) -> list[Path] | None
     written = write_site(site, out_dir)
     if written is None:
         return None
-    files = {str(p.resolve()): path_stamp(str(p.resolve())) for p in written}
-    if keep_state(recording, {"files": files}, state["check"]):
+    if keep_state(recording, site_answer(written), state["check"]):
         records, findings = state["missions"], state["findings"]
         _write(path, _state(out_dir, state["check"], site, records, findings))
     return written
@@ -201,7 +204,6 @@ def redraw(root: Path, recording: Recording, out_dir: Path) -> list[Path] | None
 def _site(root: Path, recording: Recording, state: dict[str, Any]) -> Site | None:
     from missions.html import Site, site_model
     from missions.placeholders import mission_placeholders
-    from missions.progress import weekly_progress
     from missions.report import add_report_fields, gate_json, mission_json
     from missions.status import summary_of
     from missions.witness import load_results
@@ -236,9 +238,10 @@ def _site(root: Path, recording: Recording, state: dict[str, Any]) -> Site | Non
     head["generated"] = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
     head["commit"] = gitinfo.head_commit(root)
     head["gate"] = gate_json(regated.gate)
+    # from git, the Lake file and the missions' ids and files: as before, or regate says so
+    head["progress"] = state["progress"]
     ids = [record["id"] for record in records]
     yamls = [Path(record["yaml"]) for record in state["check"]["missions"]]
-    head["progress"] = weekly_progress(root, dict(zip(ids, yamls, strict=True)))
     return Site(
         root=root,
         head=head,

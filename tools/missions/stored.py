@@ -219,5 +219,17 @@ def start_site(root: Path, fmt: str, output: Path) -> Recording:
 
 def keep_site(recording: Recording, analysis: Analysis, written: Iterable[Path]) -> bool:
     """Store what a dashboard or badge run wrote (each file as written)."""
-    files = {str(path.resolve()): path_stamp(str(path.resolve())) for path in written}
-    return recording.store({"files": files}, _witness_inputs(analysis))
+    return recording.store(site_answer(written), _witness_inputs(analysis))
+
+
+def site_answer(written: Iterable[Path]) -> dict[str, Any]:
+    """The stored answer of a site: each file written, by its real path, as written."""
+    folders: dict[Path, str] = {}  # a site's files share a folder: each is resolved once
+    files = {}
+    for path in written:
+        folder = folders.get(path.parent)
+        if folder is None:
+            folder = folders[path.parent] = str(path.parent.resolve())
+        real = os.path.join(folder, path.name)
+        files[real] = path_stamp(real)
+    return {"files": files}
