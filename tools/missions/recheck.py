@@ -47,7 +47,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from missions import SCANNER_VERSION, __version__, code_fingerprint, inputs
-from missions.cache import CHECK_STATE_FILE, cache_dir_for
+from missions.cache import CHECK_STATE_FILE, cache_dir_for, write_state
 from missions.gate import (
     GateParts,
     GateResult,
@@ -103,7 +103,7 @@ def remember_gate(recording: Recording, analysis: Analysis, gate: GateResult) ->
     parts, extra = recording.kept
     state = state_of(analysis, gate.parts, gate.lint, parts, extra)
     if state is not None:
-        _write(_state_path(str(analysis.root)), state)
+        write_state(_state_path(str(analysis.root)), state)
 
 
 def state_of(
@@ -200,17 +200,6 @@ def _state_path(root: str) -> str:
     return os.path.join(cache_dir_for(root), CHECK_STATE_FILE)
 
 
-def _write(path: str, state: dict[str, Any]) -> None:
-    try:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        tmp = f"{path}.{os.getpid()}.tmp"
-        with open(tmp, "w", encoding="utf-8") as handle:
-            handle.write(json.dumps(state, ensure_ascii=False))
-        os.replace(tmp, path)
-    except OSError:
-        pass  # a lost state only costs the whole gate next time
-
-
 def _read(path: str) -> dict[str, Any] | None:
     try:
         with open(path, encoding="utf-8") as handle:
@@ -252,7 +241,7 @@ def recheck(root: Path, recording: Recording) -> dict[str, Any] | None:
     }
     answer = check_answer(regated.gate, gate_headline(summary, regated.gate, lean=False))
     if keep_state(recording, answer, state):
-        _write(_state_path(top), state)
+        write_state(_state_path(top), state)
     return answer
 
 

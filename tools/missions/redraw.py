@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from missions import gitinfo
-from missions.cache import dashboard_state_path
+from missions.cache import dashboard_state_path, write_state
 from missions.incremental import statuses_of
 from missions.inputs import Recording
 from missions.recheck import STATE_FORMAT, keep_state, regate, state_of
@@ -87,7 +87,7 @@ def remember_site(
     check = state_of(analysis, gate.parts, gate.lint, *recording.kept)
     if check is None:
         return
-    _write(_state_path(str(analysis.root), out_dir), _state(out_dir, check, site, [], []))
+    write_state(_state_path(str(analysis.root), out_dir), _state(out_dir, check, site, [], []))
 
 
 def _record(entry: dict[str, Any], number: Callable[[dict[str, Any]], int]) -> dict[str, Any]:
@@ -146,17 +146,6 @@ def _state(
     }
 
 
-def _write(path: str, state: dict[str, Any]) -> None:
-    try:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        tmp = f"{path}.{os.getpid()}.tmp"
-        with open(tmp, "w", encoding="utf-8") as handle:
-            handle.write(json.dumps(state, ensure_ascii=False))
-        os.replace(tmp, path)
-    except OSError:
-        pass  # a lost state only costs the whole dashboard next time
-
-
 def _read(path: str, out_dir: Path) -> dict[str, Any] | None:
     try:
         with open(path, encoding="utf-8") as handle:
@@ -197,7 +186,7 @@ def redraw(root: Path, recording: Recording, out_dir: Path) -> list[Path] | None
         return None
     if keep_state(recording, site_answer(written), state["check"]):
         records, findings = state["missions"], state["findings"]
-        _write(path, _state(out_dir, state["check"], site, records, findings))
+        write_state(path, _state(out_dir, state["check"], site, records, findings))
     return written
 
 
