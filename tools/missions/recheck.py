@@ -139,7 +139,7 @@ def state_of(
     for finding in lint.findings:
         lines.setdefault(finding.path, []).append(finding.line)
     return {
-        "version": _version(),
+        "version": state_version(),
         "parts": parts,
         "extra": extra,
         "files": {str(m.path): [name, m.sha] for name, m in workspace.modules.items()},
@@ -192,7 +192,8 @@ def _lint_key(mission: Mission) -> list[Any]:
     ]
 
 
-def _version() -> list[Any]:
+def state_version() -> list[Any]:
+    """What a state is read under: the tool, the scanner and the state's format."""
     return [__version__, SCANNER_VERSION, STATE_FORMAT, code_fingerprint()]
 
 
@@ -206,7 +207,7 @@ def _read(path: str) -> dict[str, Any] | None:
             state = json.load(handle)
     except (OSError, ValueError, RecursionError):
         return None
-    if not isinstance(state, dict) or state.get("version") != _version():
+    if not isinstance(state, dict) or state.get("version") != state_version():
         return None
     return cast(dict[str, Any], state)
 

@@ -38,7 +38,7 @@ from missions import gitinfo
 from missions.cache import dashboard_state_path, write_state
 from missions.incremental import statuses_of
 from missions.inputs import Recording
-from missions.recheck import STATE_FORMAT, keep_state, regate, state_of
+from missions.recheck import STATE_FORMAT, keep_state, regate, state_of, state_version
 from missions.stored import site_answer
 
 if TYPE_CHECKING:
@@ -50,14 +50,8 @@ if TYPE_CHECKING:
 SITE_STATE_FORMAT = [STATE_FORMAT, 2]
 
 
-def _state_path(root: str, out_dir: Path) -> str:
-    return dashboard_state_path(root, out_dir)
-
-
 def _version() -> list[Any]:
-    from missions.recheck import _version as check_version
-
-    return [*check_version(), SITE_STATE_FORMAT]
+    return [*state_version(), SITE_STATE_FORMAT]
 
 
 class _KeptLint:
@@ -87,7 +81,9 @@ def remember_site(
     check = state_of(analysis, gate.parts, gate.lint, *recording.kept)
     if check is None:
         return
-    write_state(_state_path(str(analysis.root), out_dir), _state(out_dir, check, site, [], []))
+    write_state(
+        dashboard_state_path(str(analysis.root), out_dir), _state(out_dir, check, site, [], [])
+    )
 
 
 def _record(entry: dict[str, Any], number: Callable[[dict[str, Any]], int]) -> dict[str, Any]:
@@ -100,7 +96,6 @@ def _record(entry: dict[str, Any], number: Callable[[dict[str, Any]], int]) -> d
     return {
         "id": entry["id"],
         "statuses": statuses_of(entry),
-        "kernel": any(t["evidence"] == "kernel" for t in entry["targets"]),
         "lint": lint,
         "findings": None if found is None else [number(f) for f in found],
     }
@@ -167,7 +162,7 @@ def redraw(root: Path, recording: Recording, out_dir: Path) -> list[Path] | None
     state the run before left, and store it; the files written, or None (nothing written)
     when the whole dashboard must run. A write that fails raises ``OSError``."""
     top = str(root)
-    path = _state_path(top, out_dir)
+    path = dashboard_state_path(top, out_dir)
     state = _read(path, out_dir)
     if state is None:
         return None
