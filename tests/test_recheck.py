@@ -360,36 +360,56 @@ def test_random_edits_of_the_bundled_missions(tmp_path: Path, clock: Clock, seed
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", [41, 42])
 def test_random_edits_of_a_generated_tree(tmp_path: Path, clock: Clock, seed: int) -> None:
+    root = generated_workspace(tmp_path / "tree", seed)
+    _fuzz(root, clock, random.Random(seed + SEED), STEPS)
+
+
+def generated_workspace(root: Path, seed: int) -> Path:
+    """A committed workspace of 12 missions from ``benchmarks/generate_tree.py``."""
     sys.path.insert(0, str(REPO / "benchmarks"))
     try:
         import generate_tree
     finally:
         sys.path.remove(str(REPO / "benchmarks"))
-    root = tmp_path / "tree"
     generate_tree.generate(root, missions=12, files=60, lines=4000, seed=seed)
     init_repo(root, "generated")
-    _fuzz(root, clock, random.Random(seed + SEED), STEPS)
+    return root
+
+
+class RandomEdits:
+    """Random edits of a workspace's Lean files (:data:`MUTATIONS`) and, one in five, of
+    its missions' YAML (:func:`yaml_edit`), with rising times."""
+
+    def __init__(self, root: Path, clock: Clock, rng: random.Random) -> None:
+        self.clock, self.rng = clock, rng
+        self.files = sorted(root.glob("Formal/**/*.lean"))
+        self.yamls = sorted((root / "missions").glob("*.yaml"))
+        texts = [path.read_text(encoding="utf-8") for path in self.files]
+        self.names = sorted(
+            {m.group(1).rsplit(".", 1)[-1] for t in texts for m in DECLARED.finditer(t)}
+        )
+
+    def edit(self) -> Path:
+        """Make one edit; the file edited."""
+        rng = self.rng
+        if rng.random() < 0.2:
+            path = rng.choice(self.yamls)
+            self.clock.write(path, yaml_edit(rng, path.read_text(encoding="utf-8")))
+        else:
+            path = rng.choice(self.files)
+            edited = rng.choice(MUTATIONS)(rng, path.read_text(encoding="utf-8"), self.names)
+            self.clock.write(path, edited)
+        return path
 
 
 def _fuzz(root: Path, clock: Clock, rng: random.Random, steps: int) -> None:
     """Random edits of Lean files and of the missions' YAML, compared with the whole gate
     after each; at least one must be answered incrementally."""
-    files = sorted(root.glob("Formal/**/*.lean"))
-    yamls = sorted((root / "missions").glob("*.yaml"))
-    originals = {path: path.read_text(encoding="utf-8") for path in files}
-    names = sorted(
-        {m.group(1).rsplit(".", 1)[-1] for t in originals.values() for m in DECLARED.finditer(t)}
-    )
+    edits = RandomEdits(root, clock, rng)
     _check(root)
     answered = 0
     for step in range(steps):
-        if rng.random() < 0.2:
-            path = rng.choice(yamls)
-            clock.write(path, yaml_edit(rng, path.read_text(encoding="utf-8")))
-        else:
-            path = rng.choice(files)
-            edited = rng.choice(MUTATIONS)(rng, path.read_text(encoding="utf-8"), names)
-            clock.write(path, edited)
+        path = edits.edit()
         answer = _rechecked(root)
         full = _full(root)
         if answer is None:

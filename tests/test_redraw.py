@@ -6,21 +6,20 @@ from __future__ import annotations
 import json
 import random
 import re
-import sys
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 import missions.cli
-from conftest import REPO, copy_repo_workspace, git, init_repo
+from conftest import copy_repo_workspace, git, init_repo
 from missions import redraw
 from missions.cache import cache_dir_for, dashboard_state_path
 from missions.cli import app
 from missions.html import page_name
 from missions.stored import start_site
-from test_incremental_fuzz import DECLARED, MUTATIONS, SEED, STEPS, yaml_edit
-from test_recheck import Clock
+from test_incremental_fuzz import SEED, STEPS
+from test_recheck import Clock, RandomEdits, generated_workspace
 from test_recheck import clock as clock  # fixture: edits with rising times
 from test_recheck import root as root  # fixture: a workspace of three missions
 
@@ -227,36 +226,18 @@ def test_random_edits_of_the_bundled_missions(tmp_path: Path, clock: Clock, seed
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", [61])
 def test_random_edits_of_a_generated_tree(tmp_path: Path, clock: Clock, seed: int) -> None:
-    sys.path.insert(0, str(REPO / "benchmarks"))
-    try:
-        import generate_tree
-    finally:
-        sys.path.remove(str(REPO / "benchmarks"))
-    root = tmp_path / "tree"
-    generate_tree.generate(root, missions=12, files=60, lines=4000, seed=seed)
-    init_repo(root, "generated")
+    root = generated_workspace(tmp_path / "tree", seed)
     _fuzz(root, tmp_path / "site", clock, random.Random(seed + SEED), STEPS)
 
 
 def _fuzz(root: Path, out: Path, clock: Clock, rng: random.Random, steps: int) -> None:
     """Random edits of Lean files and of the missions' YAML, the site compared with the
     whole dashboard's after each; at least one must be answered incrementally."""
-    files = sorted(root.glob("Formal/**/*.lean"))
-    yamls = sorted((root / "missions").glob("*.yaml"))
-    originals = {path: path.read_text(encoding="utf-8") for path in files}
-    names = sorted(
-        {m.group(1).rsplit(".", 1)[-1] for t in originals.values() for m in DECLARED.finditer(t)}
-    )
+    edits = RandomEdits(root, clock, rng)
     _report(root, out)
     answered = 0
     for step in range(steps):
-        if rng.random() < 0.2:
-            path = rng.choice(yamls)
-            clock.write(path, yaml_edit(rng, path.read_text(encoding="utf-8")))
-        else:
-            path = rng.choice(files)
-            edited = rng.choice(MUTATIONS)(rng, path.read_text(encoding="utf-8"), names)
-            clock.write(path, edited)
+        path = edits.edit()
         site = _redrawn(root, out)
         full = _full(root, out)
         if site is None:
