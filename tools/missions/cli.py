@@ -440,6 +440,7 @@ def status(
         analysis.memo.release()
         release_free_memory()
         linted = lint()
+        release_free_memory()  # what merging the lint's parts freed
         data = status_json(
             analysis,
             evidence="kernel" if lean else "source",
