@@ -1594,7 +1594,9 @@ def doctor(root: RootOption = None, as_json: JsonOption = False) -> None:
 
 def version_callback(value: bool) -> None:
     if value:
-        out.print(f"missions {__version__}")
+        from missions.lean.native import scanner_kind
+
+        out.print(f"missions {__version__} (scanner: {scanner_kind()})")
         raise typer.Exit()
 
 

@@ -20,6 +20,7 @@ from typing import Any
 
 from missions.cache import default_cache_dir
 from missions.heap import release_free_memory
+from missions.lean.native import compiled_scanner
 from missions.lean.scan import Decl, FileScan, scan_source
 from missions.lean.store import ScanStore
 from missions.roots import (
@@ -114,7 +115,10 @@ def _fault_json(line: int, message: str) -> str:
 
 
 def scan_file(path: str) -> ScannedFile:
-    """Scan one file; a file that cannot be read or decoded becomes a scan with a fault."""
+    """Scan one file; a file that cannot be read or decoded becomes a scan with a fault.
+
+    The compiled scanner is used where the install has one (:mod:`missions.lean.native`):
+    what leaves here is the scan's JSON, which both scanners write alike."""
     try:
         data, stat = read_regular(path, MAX_LEAN_BYTES)
     except OSError as exc:
@@ -122,7 +126,8 @@ def scan_file(path: str) -> ScannedFile:
         return ScannedFile(path, -1, "", "", _fault_json(1, f"cannot read the file: {reason}"))
     sha = hashlib.sha256(data).hexdigest()
     try:
-        text = json.dumps(scan_source(data.decode("utf-8")).to_json(), separators=(",", ":"))
+        scan = compiled_scanner() or scan_source
+        text = json.dumps(scan(data.decode("utf-8")).to_json(), separators=(",", ":"))
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         text = _fault_json(line, "the file is not valid UTF-8")
@@ -155,6 +160,7 @@ class _Scanning:
         self._results: Iterator[ScannedFile] | None = None
         workers = min(os.cpu_count() or 1, 8)
         if len(paths) >= PARALLEL_THRESHOLD and workers >= 2:
+            compiled_scanner()  # decided once, here: the workers inherit the answer
             from concurrent.futures import ProcessPoolExecutor  # costs imports: only when used
 
             try:

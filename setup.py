@@ -1,0 +1,103 @@
+"""Build the scanner's compiled copy (mypyc), or nothing: the project is pure Python.
+
+A cold ``missions status`` spends most of its CPU in the lexer and scanner
+(``missions.lean.lexer``, ``missions.lean.scan``). Compiled with mypyc they give exactly the
+same scans in about a third less CPU. The compiled copy is a separate package,
+``missions.lean._native``, built from copies of the two modules: the pure modules stay what
+every import reads, so an edited checkout never runs stale compiled code
+(``missions.lean.native`` uses the copy only if it was built from the sources on disk).
+
+Compiling is an optimization: with no C compiler, no mypyc, or ``MISSIONS_NO_COMPILE=1``,
+the install goes on without it and the scanner runs as Python.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+from setuptools import setup
+from setuptools.command.build_ext import build_ext
+
+HERE = Path(__file__).resolve().parent
+LEAN = HERE / "tools" / "missions" / "lean"
+#: The modules compiled, in the order their digest is taken (``missions.lean.native``).
+COMPILED = ("lexer.py", "scan.py")
+PACKAGE = "missions.lean._native"
+
+
+def _note(message: str) -> None:
+    print(f"missions: {message}", file=sys.stderr)
+
+
+def _sources_digest() -> str:
+    """What ``missions.lean.native.sources_digest`` computes at run time."""
+    digest = hashlib.sha256()
+    for name in COMPILED:
+        digest.update((LEAN / name).read_bytes())
+    return digest.hexdigest()
+
+
+def _copies(tree: Path) -> list[str]:
+    """The modules to compile, as ``missions.lean._native`` modules in ``tree``: the scanner
+    imports the compiled lexer, and records which sources it was built from. The vocabulary
+    is copied for its types only; the compiled code imports the installed one."""
+    shutil.rmtree(tree, ignore_errors=True)
+    native = tree / "missions" / "lean" / "_native"
+    native.mkdir(parents=True)
+    for package in (tree / "missions", tree / "missions" / "lean", native):
+        (package / "__init__.py").write_text("")
+    shutil.copyfile(LEAN / "vocabulary.py", tree / "missions" / "lean" / "vocabulary.py")
+    lexer = (LEAN / "lexer.py").read_text(encoding="utf-8")
+    scan = (LEAN / "scan.py").read_text(encoding="utf-8")
+    rewritten = scan.replace("from missions.lean.lexer import", f"from {PACKAGE}.lexer import")
+    if rewritten.count(f"{PACKAGE}.lexer") != 1:
+        raise RuntimeError("scan.py no longer imports the lexer in one statement")
+    rewritten += "\n#: sha256 of the sources this copy was built from\n"
+    rewritten += f'BUILT_FROM = "{_sources_digest()}"\n'
+    (native / "lexer.py").write_text(lexer, encoding="utf-8")
+    (native / "scan.py").write_text(rewritten, encoding="utf-8")
+    return [str(native / "lexer.py"), str(native / "scan.py")]
+
+
+def _extensions() -> list[Any]:
+    if os.environ.get("MISSIONS_NO_COMPILE") or sys.implementation.name != "cpython":
+        return []
+    try:
+        from mypyc.build import mypycify
+
+        paths = _copies(Path("build") / "native-src")
+        return list(
+            mypycify(
+                ["--ignore-missing-imports", *paths],
+                group_name=f"{PACKAGE}.scanner",
+                target_dir=str(Path("build") / "native-c"),
+            )
+        )
+    except (Exception, SystemExit) as exc:  # mypyc exits on a type error: never fail the install
+        _note(f"the scanner stays pure Python (mypyc could not compile it: {exc!r})")
+        return []
+
+
+class OptionalBuildExt(build_ext):
+    """Build the compiled scanner if the machine can; an install without it is complete."""
+
+    def run(self) -> None:
+        try:
+            super().run()
+        except Exception as exc:  # no compiler, no Python headers, ...
+            _note(f"the scanner stays pure Python (compiling failed: {exc})")
+
+    def build_extension(self, ext: Any) -> None:
+        try:
+            super().build_extension(ext)
+        except Exception as exc:
+            _note(f"the scanner stays pure Python ({ext.name} did not compile: {exc})")
+
+
+if __name__ == "__main__":  # setuptools runs this file as a script; tests import it
+    setup(ext_modules=_extensions(), cmdclass={"build_ext": OptionalBuildExt})

@@ -1,0 +1,78 @@
+"""The compiled scanner, when the install built one from exactly the sources on disk.
+
+``setup.py`` compiles copies of :mod:`missions.lean.lexer` and :mod:`missions.lean.scan` with
+mypyc into :mod:`missions.lean._native` (a cold scan takes about a third less CPU). The pure
+modules stay what the rest of the tool imports; only :func:`missions.lean.workspace.scan_file`
+scans with the copy, and what crosses from it is the scan's JSON, which both must write
+identically (``tests/test_native.py`` compares them on every corpus the tests have). The copy
+records the digest of the sources it was built from: in an edited checkout (an editable
+install) it no longer matches and the edits are what scans, never stale compiled code.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import importlib
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Protocol, cast
+
+#: The modules the copy is compiled from, in the order :func:`sources_digest` reads them
+#: (``setup.py`` computes the same digest).
+COMPILED = ("lexer.py", "scan.py")
+#: Set (to anything but "") to scan with the pure modules even where a compiled copy exists.
+PURE_PYTHON_ENV = "MISSIONS_PURE_PYTHON"
+
+
+class Scan(Protocol):
+    def to_json(self) -> dict[str, Any]: ...
+
+
+class Lexed(Protocol):
+    tokens: list[tuple[int, str, int]]
+
+
+def sources_digest() -> str:
+    """sha256 of the compiled modules' sources as they are on disk now."""
+    here = Path(__file__).parent
+    digest = hashlib.sha256()
+    for name in COMPILED:
+        digest.update((here / name).read_bytes())
+    return digest.hexdigest()
+
+
+@functools.cache
+def _compiled() -> tuple[Any, Any] | None:
+    """The compiled (lexer, scanner) modules, or None: not built, built from other sources,
+    or switched off (``MISSIONS_PURE_PYTHON``)."""
+    if os.environ.get(PURE_PYTHON_ENV):
+        return None
+    try:
+        scan = importlib.import_module("missions.lean._native.scan")
+        lexer = importlib.import_module("missions.lean._native.lexer")
+        current = sources_digest()
+    except Exception:  # not built, or built for another Python: scan with the pure modules
+        return None
+    if getattr(scan, "BUILT_FROM", None) != current:
+        return None
+    return lexer, scan
+
+
+def compiled_scanner() -> Callable[[str], Scan] | None:
+    """The compiled ``scan_source`` (:func:`missions.lean.scan.scan_source`), or None."""
+    modules = _compiled()
+    return None if modules is None else cast("Callable[[str], Scan]", modules[1].scan_source)
+
+
+def compiled_lexer() -> Callable[[str], Lexed] | None:
+    """The compiled ``lex`` (:func:`missions.lean.lexer.lex`), or None: its tokens are the
+    same plain tuples."""
+    modules = _compiled()
+    return None if modules is None else cast("Callable[[str], Lexed]", modules[0].lex)
+
+
+def scanner_kind() -> str:
+    """How Lean files are scanned in this install, for ``missions --version``."""
+    return "compiled with mypyc" if _compiled() is not None else "pure Python"
