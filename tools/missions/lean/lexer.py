@@ -142,6 +142,17 @@ _TOKEN = re.compile(
     )""",
     re.VERBOSE | re.DOTALL,
 )
+_GROUPS: Final = _TOKEN.groupindex
+_TABLE_GROUP: Final = _GROUPS["table"]
+_RAW_GROUP: Final = _GROUPS["raw"]
+_IDENT_GROUP: Final = _GROUPS["ident"]
+_NAME_GROUP: Final = _GROUPS["name"]
+_NUMBER_GROUP: Final = _GROUPS["number"]
+_HASH_GROUP: Final = _GROUPS["hash"]
+_BLOCK_GROUP: Final = _GROUPS["block"]
+_QUOTE_GROUP: Final = _GROUPS["quote"]
+_APOS_GROUP: Final = _GROUPS["apos"]
+_SYMBOL_GROUP: Final = _GROUPS["symbol"]
 #: Characters Lean's tokenizer rejects outside comments and strings, and that a reader may
 #: not see: controls (a tab and a lone carriage return among them), format characters
 #: (zero-width spaces, bidirectional overrides), surrogates, private use and every space but
@@ -257,38 +268,32 @@ class _Lexer:
         text, tokens, holes = self.text, self.tokens, self.holes
         n = len(text)
         match_token = _TOKEN.match
+        append = tokens.append
+        pos = self.pos
         while True:
-            m = match_token(text, self.pos)
+            m = match_token(text, pos)
             if m is None:  # only whitespace and comments remain
                 if holes:
                     raise LexError(self.open_strings[-1], "unterminated interpolated string")
                 return n
-            kind = m.lastgroup
-            assert kind is not None  # every alternative is a named group
-            start = m.start(kind)
-            end = m.end()
+            # the alternatives are the pattern's only capturing groups: the one that
+            # matched is the last, and it ends the match
+            group = m.lastindex
+            assert group is not None  # every alternative is a group
+            start, end = m.span(group)
             if start == 0 or text[start - 1] == "\n":
                 self.message_head = False  # a new command: no message head is pending
-            if kind == "ident":
-                value = m.group(kind)
+            if group == _IDENT_GROUP:
+                value = text[start:end]
                 if value[0] in _WORD_TOKEN_STARTS:
                     for token in _WORD_TOKENS:  # `D/`: a token longer than the name
                         if text.startswith(token, start) and len(token) > len(value):
                             self._split_reading(start, len(value), token)
-                tokens.append((IDENT, value, start))
+                append((IDENT, value, start))
                 if _is_message_head(value):
                     self.message_head = True
-            elif kind == "table":
-                value = m.group(kind)
-                self._split_reading(start, 1, value)
-                tokens.append((HASH if value[0] == "#" else SYMBOL, value, start))
-                if value[-1] in _OPENERS:  # `∑'[`
-                    self.depth += 1
-            elif kind == "name":
-                # `` `theorem `` and `` `Formal.goal ``: one token, a name, never a keyword
-                tokens.append((NAME, m.group(kind), start))
-            elif kind == "symbol":
-                value = m.group(kind)
+            elif group == _SYMBOL_GROUP:
+                value = text[start:end]
                 if (
                     len(value) == 1
                     and not "!" <= value <= "~"  # printable ASCII: never in doubt
@@ -312,22 +317,32 @@ class _Lexer:
                             self.pos = start
                             if self._string_piece(start):
                                 return self.pos
+                            pos = self.pos
                             continue
                         holes[-1] -= 1
                 if value in _OPENERS:
                     self.depth += 1
                 elif value in _CLOSERS and self.depth:
                     self.depth -= 1
-                tokens.append((SYMBOL, value, start))
-            elif kind == "number":
-                value = m.group(kind)
+                append((SYMBOL, value, start))
+            elif group == _NUMBER_GROUP:
+                value = text[start:end]
                 if start > 0 and text[start - 1] == "." and "." in value:
                     # after a dot a number is a field index (`h.1.2`), digits only
                     value = value[: value.index(".")]
                     end = start + len(value)
-                tokens.append((NUMBER, value, start))
-            elif kind == "hash":
-                value = m.group(kind)
+                append((NUMBER, value, start))
+            elif group == _TABLE_GROUP:
+                value = text[start:end]
+                self._split_reading(start, 1, value)
+                append((HASH if value[0] == "#" else SYMBOL, value, start))
+                if value[-1] in _OPENERS:  # `∑'[`
+                    self.depth += 1
+            elif group == _NAME_GROUP:
+                # `` `theorem `` and `` `Formal.goal ``: one token, a name, never a keyword
+                append((NAME, text[start:end], start))
+            elif group == _HASH_GROUP:
+                value = text[start:end]
                 after_in = bool(tokens) and tokens[-1][:2] == (IDENT, "in")
                 if value == "#exit" and not holes and not self.depth and not after_in:
                     # the end only as a whole command: inside brackets (a quotation
@@ -335,23 +350,24 @@ class _Lexer:
                     # only warns, and Lean reads on
                     self.exit_offset = start
                     return n
-                tokens.append((HASH, value, start))
-            elif kind == "block":
+                append((HASH, value, start))
+            elif group == _BLOCK_GROUP:
                 end = self._comment(start)
-            elif kind == "quote":
+            elif group == _QUOTE_GROUP:
                 self.pos = start
                 if self._string(start):
                     return self.pos
+                pos = self.pos
                 continue
-            elif kind == "apos":
+            elif group == _APOS_GROUP:
                 end = self._apostrophe(start)
-            elif kind == "raw":
-                end = self._raw_string(start, m.end() - start - 2)
+            elif group == _RAW_GROUP:
+                end = self._raw_string(start, end - start - 2)
             else:  # an unterminated guillemet
                 raise LexError(start, "unterminated identifier escape «")
             if end >= n and not holes:
                 return n
-            self.pos = end
+            pos = self.pos = end
 
     def _split_reading(self, start: int, first: int, token: str) -> None:
         """A token of the pinned sources' syntax is active only where its package is
