@@ -121,9 +121,11 @@ def test_the_scan_and_the_lint_read_with_the_chosen_copy(
     assert lint._file_of("A.lean", path.read_text(encoding="utf-8")).tokens
 
 
-def _c_compiler() -> str | None:
+def _can_compile() -> bool:
+    """A C compiler and the Python headers: what building an extension needs."""
     command = (sysconfig.get_config_var("CC") or "cc").split()
-    return shutil.which(command[0]) if command else None
+    headers = Path(sysconfig.get_paths()["include"]) / "Python.h"
+    return bool(command) and shutil.which(command[0]) is not None and headers.is_file()
 
 
 def test_the_install_compiled_the_scanner() -> None:
@@ -131,8 +133,8 @@ def test_the_install_compiled_the_scanner() -> None:
     silently fell back to pure Python would cost every cold run a third more CPU."""
     if os.environ.get("MISSIONS_NO_COMPILE"):
         pytest.skip("MISSIONS_NO_COMPILE is set: the install was asked not to compile")
-    if sys.implementation.name != "cpython" or _c_compiler() is None:
-        pytest.skip("no C compiler (or not CPython): the scanner is pure Python here")
+    if sys.implementation.name != "cpython" or not _can_compile():
+        pytest.skip("no C compiler or Python headers (or not CPython): the scanner is pure here")
     built = sorted(p.name for p in NATIVE_DIR.glob("*.so"))
     assert built, (
         f"no compiled scanner in {NATIVE_DIR}: reinstall (pip install -e .) and read what "

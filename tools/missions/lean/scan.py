@@ -286,6 +286,12 @@ class _Scope:
     public: bool | None = None
 
 
+#: per token kind, what the digest writes before the token's text: its name and a separator
+_DIGEST_PREFIXES: tuple[str, ...] = tuple(
+    f"{KIND_NAMES[kind]}\x1f" if kind in KIND_NAMES else "" for kind in range(max(KIND_NAMES) + 1)
+)
+
+
 def token_digest(tokens: list[Token], exit_cut: bool, text: str) -> str:
     """sha256 of the token stream with comments removed (what a pin hashes).
 
@@ -296,26 +302,38 @@ def token_digest(tokens: list[Token], exit_cut: bool, text: str) -> str:
     a token moves the pin, which is the safe direction; blank lines, comments and doc
     comments do not.
     """
-    names = KIND_NAMES
+    prefixes = _DIGEST_PREFIXES
     parts: list[str] = []
     append = parts.append
-    rfind = text.rfind
+    find = text.find
     previous_end = 0  # the end of the last token the digest keeps
     line_start = 0
     first = "n"  # the first token kept counts as starting a line
+    # the first line break at or after `previous_end`, found from `searched`: no break lies
+    # in [searched, next_break), so it stays the first for any `previous_end` in between
+    # (one search per line, not one per token: this loop is a tenth of a cold scan)
+    end = len(text)
+    searched = 0
+    next_break = find("\n")
+    if next_break < 0:
+        next_break = end
     for kind, value, offset in tokens:
         if kind in (DOC, MODDOC):
             continue  # docs are free to change: they count as the space they fill
         # the column, after a line break ("n") or not: `withPosition`, `colGe` and `noWs`
-        # read it (one formatted string per token: this loop is a tenth of a cold scan)
-        newline = rfind("\n", previous_end, offset)
-        if newline >= 0:
-            line_start = newline + 1
-            append(f"{names[kind]}\x1f{value}\x1fn{offset - line_start}\x1e")
+        # read it
+        if next_break < offset:
+            line_start = text.rfind("\n", previous_end, offset) + 1
+            append(f"{prefixes[kind]}{value}\x1fn{offset - line_start}\x1e")
         else:
-            append(f"{names[kind]}\x1f{value}\x1f{first}{offset - line_start}\x1e")
+            append(f"{prefixes[kind]}{value}\x1f{first}{offset - line_start}\x1e")
         first = ""
         previous_end = offset + len(value)
+        if previous_end > next_break or previous_end < searched:
+            searched = previous_end
+            next_break = find("\n", previous_end)
+            if next_break < 0:
+                next_break = end
     stream = "".join(parts)
     if exit_cut:
         stream += "#exit"
