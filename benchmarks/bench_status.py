@@ -95,7 +95,8 @@ root = pathlib.Path(missions.__file__).resolve().parent
 h = hashlib.sha256()
 for path in sorted(root.rglob("*.py")):
     h.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
-print(json.dumps({"path": str(root), "sha256": h.hexdigest()[:16]}))
+from missions.lean.native import scanner_kind
+print(json.dumps({"path": str(root), "sha256": h.hexdigest()[:16], "scanner": scanner_kind()}))
 """
 
 
@@ -115,7 +116,7 @@ def code_fingerprint(python: str) -> dict[str, Any]:
     """Which `missions` source the runs use: its directory, a hash, and git's view of it."""
     proc = subprocess.run([python, "-c", FINGERPRINT], capture_output=True, text=True)
     if proc.returncode != 0:
-        return {"path": None, "sha256": None, "commit": None, "dirty": None}
+        return {"path": None, "sha256": None, "scanner": None, "commit": None, "dirty": None}
     info: dict[str, Any] = json.loads(proc.stdout)
     git = shutil.which("git")
     info["commit"] = info["dirty"] = None
@@ -430,6 +431,7 @@ def print_table(result: dict[str, Any]) -> None:
     if code["commit"]:
         where += f" (git {code['commit']}{', uncommitted changes' if code['dirty'] else ''})"
     print(f"code       {where}")
+    print(f"scanner    {code.get('scanner') or 'unknown'}")
     if code["changed_during_run"]:
         print("WARNING    the missions source changed during this run: the numbers mix versions")
     print()
