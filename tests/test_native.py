@@ -39,9 +39,11 @@ def _setup_module() -> Any:
 
 
 @pytest.fixture
-def fresh_choice() -> Iterator[None]:
-    """The compiled copy is chosen once per process: decide again around the test."""
+def fresh_choice(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The compiled copy is chosen once per process: decide again around the test, and
+    prefer it as a scan of many files does."""
     native._compiled.cache_clear()
+    monkeypatch.setattr(native, "_preferred", True)
     yield
     native._compiled.cache_clear()
 
@@ -121,6 +123,30 @@ def test_the_scan_and_the_lint_read_with_the_chosen_copy(
     assert lint._file_of("A.lean", path.read_text(encoding="utf-8")).tokens
 
 
+def test_only_a_scan_of_many_files_loads_the_compiled_copy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Loading the copy costs about one file's scan: an edit's rescan of a file or two
+    stays pure, a scan of many files (and what lexes after it) uses the copy."""
+    monkeypatch.setattr(native, "_preferred", False)
+    monkeypatch.setattr(workspace, "PARALLEL_THRESHOLD", 3)
+    monkeypatch.setattr(os, "cpu_count", lambda: 1)  # no workers: the choice is this process's
+    paths = []
+    for name in "abc":
+        path = tmp_path / f"{name}.lean"
+        path.write_text(f"theorem {name} : True := trivial\n", encoding="utf-8")
+        paths.append(str(path))
+    with workspace._Scanning(paths[:2]) as scanning:
+        assert len(list(scanning)) == 2
+    assert not native._preferred and native.compiled_scanner() is None
+    with workspace._Scanning(paths) as scanning:
+        assert len(list(scanning)) == 3
+    assert native._preferred
+    assert native.compiled_scanner() is (
+        None if native._compiled() is None else native._compiled()[1].scan_source
+    )
+
+
 def _can_compile() -> bool:
     """A C compiler and the Python headers: what building an extension needs."""
     command = (sysconfig.get_config_var("CC") or "cc").split()
@@ -141,7 +167,7 @@ def test_the_install_compiled_the_scanner() -> None:
         "setup.py printed"
     )
     native._compiled.cache_clear()
-    if native.compiled_scanner() is None and not os.environ.get(native.PURE_PYTHON_ENV):
+    if native._compiled() is None and not os.environ.get(native.PURE_PYTHON_ENV):
         pytest.skip("the compiled scanner was built from other sources: reinstall to test it")
 
 

@@ -60,16 +60,29 @@ def _compiled() -> tuple[Any, Any] | None:
     return lexer, scan
 
 
+#: Whether this process scans enough to load the copy: see :func:`prefer_compiled`.
+_preferred = False
+
+
+def prefer_compiled() -> None:
+    """Scan and lex with the compiled copy from now on, where there is one (forked workers
+    inherit the choice). Loading it costs about what scanning one file does: a command about
+    to scan many files calls this, one that scans a file or two after an edit does not."""
+    global _preferred
+    _preferred = True
+    _compiled()
+
+
 def compiled_scanner() -> Callable[[str], Scan] | None:
     """The compiled ``scan_source`` (:func:`missions.lean.scan.scan_source`), or None."""
-    modules = _compiled()
+    modules = _compiled() if _preferred else None
     return None if modules is None else cast("Callable[[str], Scan]", modules[1].scan_source)
 
 
 def compiled_lexer() -> Callable[[str], Lexed] | None:
     """The compiled ``lex`` (:func:`missions.lean.lexer.lex`), or None: its tokens are the
     same plain tuples."""
-    modules = _compiled()
+    modules = _compiled() if _preferred else None
     return None if modules is None else cast("Callable[[str], Lexed]", modules[0].lex)
 
 

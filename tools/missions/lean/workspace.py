@@ -20,7 +20,7 @@ from typing import Any
 
 from missions.cache import default_cache_dir
 from missions.heap import release_free_memory
-from missions.lean.native import compiled_scanner
+from missions.lean.native import compiled_scanner, prefer_compiled
 from missions.lean.scan import Decl, FileScan, scan_source
 from missions.lean.store import ScanStore
 from missions.roots import (
@@ -144,7 +144,8 @@ def _start_worker() -> None:
     gc.disable()
 
 
-#: Below this many files to scan, worker processes cost more than they save.
+#: Below this many files to scan, worker processes (and loading the compiled scanner) cost
+#: more than they save.
 PARALLEL_THRESHOLD = 64
 #: Files a worker takes at a time.
 CHUNK = 16
@@ -159,8 +160,9 @@ class _Scanning:
         self._pool: Any = None
         self._results: Iterator[ScannedFile] | None = None
         workers = min(os.cpu_count() or 1, 8)
+        if len(paths) >= PARALLEL_THRESHOLD:
+            prefer_compiled()  # before the workers start: they inherit it
         if len(paths) >= PARALLEL_THRESHOLD and workers >= 2:
-            compiled_scanner()  # decided once, here: the workers inherit the answer
             from concurrent.futures import ProcessPoolExecutor  # costs imports: only when used
 
             try:
