@@ -147,6 +147,24 @@ def test_only_a_scan_of_many_files_loads_the_compiled_copy(
     )
 
 
+def test_a_process_lexing_many_files_switches_to_the_copy(
+    monkeypatch: pytest.MonkeyPatch, fresh_choice: None
+) -> None:
+    """The lint lexes files one by one: the first few with the pure lexer, the rest with
+    the copy (where there is one), and every reading gives the same tokens."""
+    monkeypatch.setattr(native, "_preferred", False)
+    monkeypatch.setattr(native, "_lexes", 0)
+    text = "theorem t : True := by\n  trivial\n"
+    for _ in range(native.PURE_LEXES):
+        assert native.lexer() is lexer.lex
+    assert not native._preferred
+    chosen = native.lexer()
+    assert native._preferred
+    modules = native._compiled()
+    assert chosen is (lexer.lex if modules is None else modules[0].lex)
+    assert chosen(text).tokens == lexer.lex(text).tokens
+
+
 def _can_compile() -> bool:
     """A C compiler and the Python headers: what building an extension needs."""
     command = (sysconfig.get_config_var("CC") or "cc").split()

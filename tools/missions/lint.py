@@ -108,8 +108,8 @@ from typing import TYPE_CHECKING, Any
 from missions import forked
 from missions.cache import default_cache_dir, read_records, record_entry, record_line, write_records
 from missions.errors import InputError
-from missions.lean.lexer import DOC, IDENT, MODDOC, NUMBER, STRING, SYMBOL, LexError, Token, lex
-from missions.lean.native import compiled_lexer
+from missions.lean import native
+from missions.lean.lexer import DOC, IDENT, MODDOC, NUMBER, STRING, SYMBOL, LexError, Token
 from missions.lean.scan import Decl
 from missions.lean.workspace import Module, Workspace
 from missions.pins import statement_closure
@@ -619,7 +619,7 @@ class _File:
 
 
 def _file_of(rel: str, text: str) -> _File:
-    source = (compiled_lexer() or lex)(text)  # the same tokens either way
+    source = native.lexer()(text)  # compiled or not: the same tokens
     tokens = source.tokens
     starts = [0] + [m.end() for m in re.finditer("\n", text)]
     file = _File(

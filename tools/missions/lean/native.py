@@ -19,6 +19,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol, cast
 
+from missions.lean.lexer import lex
+
 #: The modules the copy is compiled from, in the order :func:`sources_digest` reads them
 #: (``setup.py`` computes the same digest).
 COMPILED = ("lexer.py", "scan.py")
@@ -84,6 +86,23 @@ def compiled_lexer() -> Callable[[str], Lexed] | None:
     same plain tuples."""
     modules = _compiled() if _preferred else None
     return None if modules is None else cast("Callable[[str], Lexed]", modules[0].lex)
+
+
+#: Files a process lexes with the pure lexer before it loads the copy for the rest (loading
+#: costs about what the copy saves on a dozen files).
+PURE_LEXES = 16
+_lexes = 0
+
+
+def lexer() -> Callable[[str], Lexed]:
+    """The lexer for one more file: the compiled copy where this process uses it (see
+    :func:`prefer_compiled`) or has lexed :data:`PURE_LEXES` files already, else the pure
+    one. Both give the same tokens."""
+    global _lexes
+    _lexes += 1
+    if _lexes > PURE_LEXES and not _preferred:
+        prefer_compiled()
+    return compiled_lexer() or lex
 
 
 def scanner_kind() -> str:
