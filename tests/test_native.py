@@ -165,6 +165,24 @@ def test_a_process_lexing_many_files_switches_to_the_copy(
     assert chosen(text).tokens == lexer.lex(text).tokens
 
 
+def _worker_uses_the_copy() -> bool:
+    return native.compiled_scanner() is not None
+
+
+@pytest.mark.parametrize("method", ["fork", "spawn"])
+def test_scan_workers_use_the_copy_however_they_start(method: str) -> None:
+    """Python 3.14 starts workers afresh by default: what a forked worker inherits, a new
+    one must choose itself."""
+    if native._compiled() is None:
+        pytest.skip(f"no compiled scanner for these sources ({native.scanner_kind()})")
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    context = multiprocessing.get_context(method)
+    with ProcessPoolExecutor(1, mp_context=context, initializer=workspace._start_worker) as pool:
+        assert pool.submit(_worker_uses_the_copy).result(timeout=120)
+
+
 def _can_compile() -> bool:
     """A C compiler and the Python headers: what building an extension needs."""
     command = (sysconfig.get_config_var("CC") or "cc").split()

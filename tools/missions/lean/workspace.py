@@ -137,11 +137,14 @@ def scan_file(path: str) -> ScannedFile:
 def _start_worker() -> None:
     """A scan worker answers no Ctrl-C (the parent does) and runs without the cycle
     collector: scanning makes no garbage cycles, and a worker may be started before the
-    command turned the collector off (:func:`prefetch`)."""
+    command turned the collector off (:func:`prefetch`). Workers exist only for many files:
+    each scans with the compiled copy where there is one (a forked worker has it loaded
+    already; one started afresh, as Python 3.14's default start method does, loads it)."""
     from missions import ignore_interrupts
 
     ignore_interrupts()
     gc.disable()
+    prefer_compiled()
 
 
 #: Below this many files to scan, worker processes (and loading the compiled scanner) cost
