@@ -6,6 +6,7 @@ import json
 import os
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -41,6 +42,26 @@ def test_second_run_is_served_from_the_stored_answer(
     assert fast_status(repo, capsys, "--json") is None
     slow = full_status(repo, "--json")
     assert fast_status(repo, capsys, "--json") == slow
+
+
+def test_a_cold_cache_is_not_even_stamped(
+    repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With nothing stored, no stored answer or state can answer: the start-up path leaves
+    at once, before stating every Lean file, so the command's scan starts sooner."""
+    stamped: list[str] = []
+    original = fastpath.lean_file_stats
+
+    def counting(root: str, libraries: Any) -> Any:
+        stamped.append(root)
+        return original(root, libraries)
+
+    monkeypatch.setattr(fastpath, "lean_file_stats", counting)
+    assert fast_status(repo, capsys, "--json") is None
+    assert stamped == []
+    slow = full_status(repo, "--json")
+    assert fast_status(repo, capsys, "--json") == slow
+    assert stamped  # once something is stored, the tree is stamped to find it
 
 
 CHANGES = [

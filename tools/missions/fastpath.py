@@ -16,6 +16,7 @@ import os
 import sys
 
 from missions.answers import (
+    RESULT_FILE,
     content_fingerprint,
     fingerprint,
     inputs_moved,
@@ -73,6 +74,9 @@ def try_status(argv: list[str]) -> bool:
     root = locate_root(os.getcwd()) if root_arg is None else os.path.realpath(root_arg)
     if root is None or root_problem(root) is not None:
         return False
+    stored = cache_dir_for(root)
+    if not any(os.path.exists(os.path.join(stored, f)) for f in (RESULT_FILE, STATUS_STATE_FILE)):
+        return False  # a cold cache answers nothing: the command's own scan starts sooner
     try:
         libraries = library_roots(root)
         stats = lean_file_stats(root, libraries)
