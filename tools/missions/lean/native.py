@@ -3,8 +3,9 @@
 ``setup.py`` compiles copies of :mod:`missions.lean.lexer` and :mod:`missions.lean.scan` with
 mypyc into :mod:`missions.lean._native` (a cold scan takes about a third less CPU). The pure
 modules stay what the rest of the tool imports; only :func:`missions.lean.workspace.scan_file`
-scans with the copy, and what crosses from it is the scan's JSON, which both must write
-identically (``tests/test_native.py`` compares them on every corpus the tests have). The copy
+and the lint's lexing use the copy, and what crosses from it is plain data, the scan's JSON
+and the tokens, which both must give identically (``tests/test_native.py`` compares them on
+every corpus the tests have). The copy
 records the digest of the sources it was built from: in an edited checkout (an editable
 install) it no longer matches and the edits are what scans, never stale compiled code.
 """
