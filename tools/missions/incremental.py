@@ -65,7 +65,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from missions import SCANNER_VERSION, SETTINGS_FILE, __version__, code_fingerprint
+from missions import SCANNER_VERSION, SETTINGS_FILE, __version__, code_fingerprint, indented
 from missions.cache import (
     STATUS_STATE_FILE,
     WITNESS_RESULTS_FILE,
@@ -339,7 +339,7 @@ def render(data: dict[str, Any]) -> str:
 
 
 def mission_text(entry: dict[str, Any]) -> str:
-    return json.dumps(entry, indent=2, ensure_ascii=False, default=str)
+    return indented.dumps(entry)
 
 
 def assemble(fields: dict[str, Any], missions: list[str]) -> str:
@@ -373,7 +373,7 @@ def _key(key: str) -> str:
 
 
 def _value(value: Any) -> str:
-    return _indent(json.dumps(value, indent=2, ensure_ascii=False, default=str), "  ")[2:]
+    return _indent(indented.dumps(value), "  ")[2:]
 
 
 def _indent(text: str, prefix: str) -> str:
@@ -972,8 +972,7 @@ def _nested(value: Any, depth: int) -> str:
     """``value`` as :func:`mission_text` lays it out ``depth`` levels deep."""
     if not isinstance(value, dict | list) or not value:
         return _json(value)
-    encoded = json.dumps(value, indent=2, ensure_ascii=False, default=str)
-    return _indent(encoded, "  " * depth)[2 * depth :]
+    return _indent(indented.dumps(value), "  " * depth)[2 * depth :]
 
 
 def _recompute(
