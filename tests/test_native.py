@@ -1,7 +1,7 @@
-"""The scanner compiled at install time (``setup.py``, :mod:`missions.lean.native`).
+"""The scanner and the lint compiled at install time (``setup.py``, :mod:`missions.lean.native`).
 
-The compiled copy must scan exactly as the pure modules do, and be used only when it was
-built from the sources on disk. The equivalence tests run where the install compiled the
+The compiled copy must scan and lint exactly as the pure modules do, and be used only when
+it was built from the sources on disk. The equivalence tests run where the install compiled the
 scanner (CI's fresh machine has a C compiler) and skip with the reason elsewhere; the
 selection and the build's copies are tested everywhere.
 """
@@ -22,8 +22,11 @@ from typing import Any
 
 import pytest
 
+from conftest import LAKEFILE, MISSION_YAML, copy_repo_workspace, write_files
 from missions import lint
+from missions.catalog import load_catalog
 from missions.lean import lexer, native, scan, workspace
+from missions.lean.workspace import load_workspace
 
 REPO = Path(__file__).resolve().parent.parent
 NATIVE_DIR = Path(native.__file__).with_name("_native")
@@ -49,34 +52,66 @@ def fresh_choice(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 def _fake_native(
-    monkeypatch: pytest.MonkeyPatch, built_from: str, scan_source: Callable[[str], Any]
+    monkeypatch: pytest.MonkeyPatch,
+    built_from: str,
+    scan_source: Callable[[str], Any],
+    run: type | None = None,
+    lex: Callable[[str], lexer.Source] = lambda text: lexer.Source(text=text),
 ) -> None:
     scan_module = types.ModuleType("missions.lean._native.scan")
     scan_module.BUILT_FROM = built_from  # type: ignore[attr-defined]
     scan_module.scan_source = scan_source  # type: ignore[attr-defined]
     lexer_module = types.ModuleType("missions.lean._native.lexer")
-    lexer_module.lex = lambda text: lexer.Source(text=text)  # type: ignore[attr-defined]
+    lexer_module.lex = lex  # type: ignore[attr-defined]
+    lint_module = types.ModuleType("missions.lean._native.lint")
+    lint_module._Run = run or lint._Run  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "missions.lean._native.scan", scan_module)
     monkeypatch.setitem(sys.modules, "missions.lean._native.lexer", lexer_module)
+    monkeypatch.setitem(sys.modules, "missions.lean._native.lint", lint_module)
     monkeypatch.delenv(native.PURE_PYTHON_ENV, raising=False)
 
 
 def test_the_build_compiles_copies_of_the_sources_on_disk(tmp_path: Path) -> None:
-    """What ``setup.py`` hands mypyc: the lexer as it is, the scanner importing the compiled
-    lexer and recording the digest :mod:`missions.lean.native` checks at run time."""
+    """What ``setup.py`` hands mypyc: the lexer and the lint as they are, the scanner
+    importing the compiled lexer and recording the digest :mod:`missions.lean.native` checks
+    at run time, and beside them the package they import, for its types."""
     paths = [Path(p) for p in _setup_module()._copies(tmp_path / "src")]
-    lean = Path(scan.__file__).parent
+    package = Path(lint.__file__).parent
     copied = {p.name: p.read_text(encoding="utf-8") for p in paths}
-    assert set(copied) == {"lexer.py", "scan.py"}
+    assert set(copied) == {"lexer.py", "scan.py", "lint.py"}
     assert all(p.parent == tmp_path / "src" / "missions" / "lean" / "_native" for p in paths)
-    assert copied["lexer.py"] == (lean / "lexer.py").read_text(encoding="utf-8")
-    original = (lean / "scan.py").read_text(encoding="utf-8")
+    assert copied["lexer.py"] == (package / "lean" / "lexer.py").read_text(encoding="utf-8")
+    assert copied["lint.py"] == (package / "lint.py").read_text(encoding="utf-8")
+    original = (package / "lean" / "scan.py").read_text(encoding="utf-8")
     body, _, tail = copied["scan.py"].rpartition("\n#: sha256 of the sources")
     assert body == original.replace(
         "from missions.lean.lexer import", "from missions.lean._native.lexer import"
     )
     assert "missions.lean.lexer" not in body
     assert tail.strip().endswith(f'BUILT_FROM = "{native.sources_digest()}"')
+    for name in native.COMPILED:  # what the copies import, for mypy's types
+        assert (tmp_path / "src" / "missions" / name).read_bytes() == (package / name).read_bytes()
+    assert not list((tmp_path / "src" / "missions" / "lean" / "_native").glob("*.so"))
+
+
+def test_an_edit_to_any_compiled_module_changes_the_digest(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The copy is trusted only while every module it was built from is unchanged."""
+    package = Path(lint.__file__).parent
+    fake = tmp_path / "missions"
+    for name in native.COMPILED:
+        (fake / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(package / name, fake / name)
+    monkeypatch.setattr(native, "__file__", str(fake / "lean" / "native.py"))
+    built = native.sources_digest()
+    assert built == _setup_module()._sources_digest()
+    for name in native.COMPILED:
+        original = (fake / name).read_bytes()
+        (fake / name).write_bytes(original + b"\n")
+        assert native.sources_digest() != built, name
+        (fake / name).write_bytes(original)
+    assert native.sources_digest() == built
 
 
 def test_a_compiled_copy_is_used_only_when_built_from_the_sources_on_disk(
@@ -143,7 +178,7 @@ def test_only_a_scan_of_many_files_loads_the_compiled_copy(
         assert len(list(scanning)) == 3
     assert native._preferred
     assert native.compiled_scanner() is (
-        None if native._compiled() is None else native._compiled()[1].scan_source
+        None if native._compiled() is None else native._compiled().scan.scan_source
     )
 
 
@@ -161,8 +196,67 @@ def test_a_process_lexing_many_files_switches_to_the_copy(
     chosen = native.lexer()
     assert native._preferred
     modules = native._compiled()
-    assert chosen is (lexer.lex if modules is None else modules[0].lex)
+    assert chosen is (lexer.lex if modules is None else modules.lexer.lex)
     assert chosen(text).tokens == lexer.lex(text).tokens
+
+
+def _lint_tree(root: Path, missions: int) -> Path:
+    """A workspace of ``missions`` one-target missions, each statement one the lint flags."""
+    files = {"Formal.lean": "".join(f"import Formal.M{i}.Proofs\n" for i in range(missions))}
+    for i in range(missions):
+        files[f"Formal/M{i}/Statements.lean"] = (
+            f"import Mathlib\n\nnamespace Formal.M{i}\n\n"
+            "def Goal : Prop := ∀ x y : ℝ, x / y ≤ x\n\n"
+            f"end Formal.M{i}\n"
+        )
+        files[f"Formal/M{i}/Proofs.lean"] = (
+            f"import Formal.M{i}.Statements\n\nnamespace Formal.M{i}\n\n"
+            f"theorem goal : Goal := sorry\n\nend Formal.M{i}\n"
+        )
+    (root / "missions").mkdir(parents=True)
+    (root / "lakefile.lean").write_text(LAKEFILE, encoding="utf-8")
+    (root / "lean-toolchain").write_text("leanprover/lean4:v4.30.0\n", encoding="utf-8")
+    write_files(root, files)
+    for i in range(missions):
+        (root / "missions" / f"m{i}.yaml").write_text(
+            MISSION_YAML.format(id=f"m{i}", module=f"Formal.M{i}"), encoding="utf-8"
+        )
+    return root
+
+
+def test_linting_many_missions_runs_the_rules_with_the_copy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh_choice: None
+) -> None:
+    """The lint's rules run in the copy's runner once a command lints many missions; a few
+    missions (an edit's re-lint) and a switched-off copy keep the pure runner. Either way the
+    findings are the same."""
+    used: list[str] = []
+
+    class Recording(lint._Run):
+        def mission(self, mission: Any, closure: Any) -> dict[str, Any]:
+            used.append(mission.id)
+            return super().mission(mission, closure)
+
+    _fake_native(monkeypatch, native.sources_digest(), scan.scan_source, Recording, lexer.lex)
+    monkeypatch.setattr(native, "_preferred", False)
+    monkeypatch.setattr(native, "_lexes", 0)  # nor has it lexed many files yet
+    monkeypatch.setattr(lint, "PARALLEL_MISSIONS", 2)
+    root = _lint_tree(tmp_path / "ws", 2)
+    catalog = load_catalog(root)
+    missions = [m.mission for m in catalog.files]
+    found = load_workspace(root, use_cache=False)
+
+    few = lint.lint_missions(root, found, missions[:1], use_cache=False)
+    assert used == [] and not native._preferred
+    many = lint.lint_missions(root, found, missions, use_cache=False)
+    assert sorted(used) == ["m0", "m1"] and native._preferred
+    assert {f.rule for f in few.findings} == {f.rule for f in many.findings} == {"junk-div"}
+
+    used.clear()
+    native._compiled.cache_clear()
+    monkeypatch.setenv(native.PURE_PYTHON_ENV, "1")
+    assert lint.lint_missions(root, found, missions, use_cache=False) == many
+    assert used == []
 
 
 def _worker_uses_the_copy() -> bool:
@@ -208,7 +302,7 @@ def test_the_install_compiled_the_scanner() -> None:
 
 
 # ----------------------------------------------------------------- equivalence
-def _compiled_modules() -> tuple[Any, Any]:
+def _compiled_modules() -> native.Compiled:
     native._compiled.cache_clear()
     modules = native._compiled()
     if modules is None:
@@ -282,10 +376,9 @@ def _lexed(module: Any, text: str) -> tuple[Any, ...]:
     return source.tokens, source.exit_offset, error
 
 
-def _assert_same(compiled: tuple[Any, Any], text: str) -> None:
-    compiled_lexer, compiled_scan = compiled
-    assert _lexed(compiled_lexer, text) == _lexed(lexer, text), text[:200]
-    assert compiled_scan.scan_source(text).to_json() == scan.scan_source(text).to_json(), text[:200]
+def _assert_same(compiled: native.Compiled, text: str) -> None:
+    assert _lexed(compiled.lexer, text) == _lexed(lexer, text), text[:200]
+    assert compiled.scan.scan_source(text).to_json() == scan.scan_source(text).to_json(), text[:200]
 
 
 def test_the_compiled_scanner_scans_every_corpus_file_alike() -> None:
@@ -305,3 +398,99 @@ def test_the_compiled_scanner_scans_damaged_and_hostile_text_alike(seed: int) ->
     seed = int(os.environ.get("MISSIONS_FUZZ_SEED", "0")) * 100 + seed
     for text in _variants(_corpus(), 1500, seed):
         _assert_same(compiled, text)
+
+
+# ------------------------------------------------------------ the lint, alike
+def _lint_with(root: Path, runner: type, found: workspace.Workspace) -> Any:
+    """One pass of the lint's rules over every mission of ``root``, run by ``runner``, with
+    no cache: every entry is made."""
+    missions = [m.mission for m in load_catalog(root).files]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(lint, "_runner", lambda: runner)
+        chosen = frozenset(m.id for m in missions)
+        return lint._lint_part(root, found, missions, missions, chosen, {})
+
+
+def _assert_lints_alike(compiled: native.Compiled, root: Path) -> Any:
+    """The copy's runner makes every cache entry, as text, and every finding, allow and
+    reach the pure one does; the pure result, to check the input meant something."""
+    found = load_workspace(root, use_cache=False)
+    pure = _lint_with(root, lint._Run, found)
+    other = _lint_with(root, compiled.lint._Run, found)
+    assert other.fresh == pure.fresh
+    assert other == pure
+    return pure
+
+
+def _cases_tree(root: Path) -> Path:
+    """Every rule's trap and near miss (``tests/test_lint.py``), each its own mission; some
+    traps accepted by an allow comment, some allows malformed or unused."""
+    from test_lint import CASES
+
+    files: dict[str, str] = {}
+    count = 0
+    for rule, fires, near_miss in CASES:
+        for kind, statement in (("fires", fires), ("near", near_miss)):
+            module = f"Formal.C{count}"
+            allow = ("", f"-- lint: allow {rule} because the case says so\n", "-- lint: allow\n")
+            files[f"Formal/C{count}/Statements.lean"] = (
+                f"import Mathlib\n\n/-! Case {rule} ({kind}). -/\n\nnamespace {module}\n\n"
+                + allow[count % 3]
+                + statement
+                + f"\nend {module}\n"
+            )
+            files[f"Formal/C{count}/Proofs.lean"] = (
+                f"import {module}.Statements\n\nnamespace {module}\n\n"
+                f"theorem goal : Goal := sorry\n\nend {module}\n"
+            )
+            count += 1
+    files["Formal.lean"] = "".join(f"import Formal.C{i}.Proofs\n" for i in range(count))
+    (root / "missions").mkdir(parents=True)
+    (root / "lakefile.lean").write_text(LAKEFILE, encoding="utf-8")
+    (root / "lean-toolchain").write_text("leanprover/lean4:v4.30.0\n", encoding="utf-8")
+    write_files(root, files)
+    for i in range(count):
+        (root / "missions" / f"c{i}.yaml").write_text(
+            MISSION_YAML.format(id=f"c{i}", module=f"Formal.C{i}"), encoding="utf-8"
+        )
+    return root
+
+
+def _generated_tree(root: Path, seed: int) -> Path:
+    sys.path.insert(0, str(REPO / "benchmarks"))
+    try:
+        import generate_tree
+    finally:
+        sys.path.remove(str(REPO / "benchmarks"))
+    generate_tree.generate(root, missions=12, files=60, lines=4000, seed=seed)
+    return root
+
+
+def test_the_compiled_lint_finds_what_the_pure_one_does(tmp_path: Path) -> None:
+    """The bundled missions and every rule's trap and near miss, with allow comments."""
+    compiled = _compiled_modules()
+    _assert_lints_alike(compiled, copy_repo_workspace(tmp_path))
+    found = _assert_lints_alike(compiled, _cases_tree(tmp_path / "cases"))
+    rules = {r.rule for r in found.raw} | {r.rule for rs in found.local.values() for r in rs}
+    assert len(rules) > 10, rules
+    assert any(found.allows.values()) and any(found.malformed.values())
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(3))
+def test_the_compiled_lint_finds_what_the_pure_one_does_in_damaged_trees(
+    tmp_path: Path, seed: int
+) -> None:
+    """A generated workspace whose Lean files are cut, spliced and salted with hostile
+    fragments (the scanner's fuzzing, :func:`_variants`), several files at a time."""
+    compiled = _compiled_modules()
+    root = _generated_tree(tmp_path / "tree", 700 + seed)
+    paths = sorted((root / "Formal").rglob("*.lean"))
+    texts = [p.read_text(encoding="utf-8") for p in paths]
+    rng = random.Random(seed)
+    _assert_lints_alike(compiled, root)
+    for round_ in range(6):
+        chosen = rng.sample(range(len(paths)), 8)
+        for index, text in zip(chosen, _variants(texts, 8, seed * 100 + round_), strict=True):
+            paths[index].write_text(text, encoding="utf-8")
+        _assert_lints_alike(compiled, root)

@@ -103,7 +103,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from missions import forked
 from missions.cache import default_cache_dir, read_records, record_entry, record_line, write_records
@@ -1629,8 +1629,10 @@ class _Unused:
         for name in self.order:
             token = self.vars[name]
             after = stream[self._positions.get(name, 0) :]
+            # a token is known by its offset: the compiled copy (mypyc) unboxes tuples, so a
+            # token's identity does not survive it
             used = any(
-                t[0] == IDENT and t is not token and t[1].split(".", 1)[0] == name for t in after
+                t[0] == IDENT and t[2] != token[2] and t[1].split(".", 1)[0] == name for t in after
             )
             if not used:
                 self.lint.add(
@@ -1682,8 +1684,24 @@ def lint_missions(
     file. An edit re-lints only what can see the edited file."""
     chosen = frozenset(m.id for m in missions)
     store = _read_cache(root) if use_cache else {}
+    _prefer_compiled(missions)
     found = _lint_part(root, workspace, missions, catalog, chosen, store)
     return _conclude(root, [found], use_cache)
+
+
+def _prefer_compiled(missions: Sequence[Mission]) -> None:
+    """Lint many missions with the compiled copy of this module (where the install built
+    one): loading it costs about what linting one mission does."""
+    if len(missions) >= PARALLEL_MISSIONS:
+        native.prefer_compiled()
+
+
+def _runner() -> type[_Run]:
+    """The class that runs the rules: the compiled copy's where this process uses it
+    (:mod:`missions.lean.native`), else this module's. What leaves a run is plain data, its
+    cache entries, which both give alike; nothing of the copy's own classes escapes."""
+    compiled = native.compiled_lint()
+    return _Run if compiled is None else cast("type[_Run]", compiled._Run)
 
 
 #: The lint's cache: per (kind, name), the key and the stored line (see
@@ -1725,7 +1743,7 @@ def _lint_part(
 ) -> _Found:
     """Lint ``missions``, one part of the ``chosen`` ones; the statements of the missions of
     ``catalog`` outside ``chosen`` that share a file with this part count as reaching."""
-    run = _Run(root, workspace, store)
+    run = _runner()(root, workspace, store)
     found = _Found()
     closures: list[tuple[Mission, list[Module]]] = []
     pending: dict[str, int] = {}  # module -> missions still to lint that hold it
@@ -2015,6 +2033,7 @@ def lint_in_background(
     (the same result, sequentially; a bad input is reported from here).
     """
     chosen = frozenset(m.id for m in missions)
+    _prefer_compiled(missions)  # before the children start: they inherit it
     count = forked.cores() if len(missions) >= PARALLEL_MISSIONS else 1
     parts = forked.split(list(missions), count)
     children = [
