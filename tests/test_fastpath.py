@@ -102,6 +102,58 @@ def change_input(root: Path, change: str) -> None:
         raise ValueError(change)
 
 
+def test_a_stored_answer_is_read_only_when_its_key_matches(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An edit misses the stored answer: the keys are read, not the megabytes after them; a
+    hit gives the answer exactly, and a file cut inside its keys is no answer."""
+    root = tmp_path / "ws"
+    root.mkdir()
+    body = "é" * 50_000 + "\n{}\n"
+    answers.store(root, "stat-key", body, "content-key")
+    read: list[int] = []
+
+    class Counting:
+        def __init__(self, handle: Any) -> None:
+            self.handle = handle
+
+        def __enter__(self) -> Counting:
+            return self
+
+        def __exit__(self, *exc: object) -> None:
+            self.handle.close()
+
+        def readline(self) -> bytes:
+            line: bytes = self.handle.readline()
+            read.append(len(line))
+            return line
+
+        def read(self) -> bytes:
+            data: bytes = self.handle.read()
+            read.append(len(data))
+            return data
+
+    def counting_open(path: str, mode: str) -> Counting:
+        return Counting(open(path, mode))  # Counting closes it on exit
+
+    monkeypatch.setattr(answers, "open", counting_open, raising=False)
+    assert answers.lookup(root, "other-key") is None
+    assert answers.lookup_content(root, "other-content") is None
+    assert not answers.inputs_moved(str(root))
+    assert max(read) < 100  # only key lines
+    assert answers.lookup(root, "stat-key") == body.encode()
+    assert answers.lookup_content(root, "content-key") == body.encode()
+    assert max(read) == len(body.encode())
+
+    result = answers.cache_dir_for(str(root)) + "/" + answers.RESULT_FILE
+    with open(result, "rb") as handle:
+        keys = handle.read().split(b"\n", 3)[:3]
+    with open(result, "wb") as handle:  # cut inside the keys: no third line ends
+        handle.write(b"\n".join(keys))
+    assert answers.lookup(root, "stat-key") is None
+    assert not answers.inputs_moved(str(root))
+
+
 @pytest.mark.parametrize("change", CHANGES)
 def test_any_input_change_changes_the_fingerprint_and_falls_back(
     repo: Path, capsys: pytest.CaptureFixture[str], change: str

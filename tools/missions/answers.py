@@ -197,35 +197,43 @@ def _pieces(text: str | Iterable[str]) -> Iterable[str]:
     return text
 
 
-def _stored(root: str | os.PathLike[str]) -> list[bytes] | None:
-    """The stored stat key, content key, inputs' digest and answer."""
+def _stored(
+    root: str | os.PathLike[str], at: int, key: bytes | None
+) -> tuple[bytes, bytes | None] | None:
+    """The stored line ``at`` of the three keys (stat key, content key, inputs' digest) and,
+    if it is ``key``, the answer; None where nothing is stored. A miss reads only the keys
+    (the answer is megabytes: an edit reads it for nothing otherwise); the file is replaced
+    whole, never rewritten, so the keys and the answer read from one handle belong together."""
     try:
         with open(os.path.join(cache_dir_for(os.fspath(root)), RESULT_FILE), "rb") as handle:
-            stored = handle.read().split(b"\n", 3)
+            lines = [handle.readline() for _ in range(3)]
+            if not all(line.endswith(b"\n") for line in lines):
+                return None
+            found = lines[at][:-1]
+            return found, handle.read() if key is not None and found == key else None
     except OSError:
         return None
-    return stored if len(stored) == 4 else None
 
 
 def lookup(root: str | os.PathLike[str], key: str) -> bytes | None:
     """The stored ``--json`` output (UTF-8) if it was made for exactly this fingerprint."""
-    stored = _stored(root)
-    return stored[3] if stored is not None and stored[0] == key.encode() else None
+    stored = _stored(root, 0, key.encode())
+    return None if stored is None else stored[1]
 
 
 def lookup_content(root: str | os.PathLike[str], content_key: str) -> bytes | None:
     """The stored answer if it was made from exactly this content (see
     :func:`content_fingerprint`)."""
-    stored = _stored(root)
-    return stored[3] if stored is not None and stored[1] == content_key.encode() else None
+    stored = _stored(root, 1, content_key.encode())
+    return None if stored is None else stored[1]
 
 
 def inputs_moved(root: str) -> bool:
     """Whether the times of the YAML and Lake files moved since the stored answer: after a
     fresh clone they all have; after an edit of Lean files, none has. Only then is the
     content key worth its read of every input (both ways give the same answer)."""
-    stored = _stored(root)
-    return stored is not None and stored[2] != _inputs_digest(root).encode()
+    stored = _stored(root, 2, None)
+    return stored is not None and stored[0] != _inputs_digest(root).encode()
 
 
 def one_mission(whole: bytes, mission_id: str) -> bytes | None:
