@@ -379,3 +379,21 @@ def test_the_cycle_collector_is_off_only_while_an_analysis_command_runs(
     assert result.exit_code in (0, 1), result.output
     assert seen and set(seen) == {collecting}
     assert gc.isenabled()
+
+
+def test_the_command_itself_does_not_turn_the_collector_back_on(
+    demo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The ``missions`` process leaves right after its command: turned back on, the collector
+    would first walk everything the run still holds."""
+    import gc
+
+    import missions.cli as cli
+
+    monkeypatch.setattr(cli, "IS_THE_COMMAND", True)
+    try:
+        result = CliRunner().invoke(app, ["status", "--root", str(demo)])
+        assert result.exit_code == 0, result.output
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

@@ -35,3 +35,19 @@ def release_free_memory() -> None:
     trim = _trim()
     if trim is not None:
         trim(0)
+
+
+#: What the command leaves without freeing (:func:`outlive`).
+_outliving: list[object] = []
+
+
+def outlive(value: object) -> None:
+    """Keep ``value`` to the end of the process when the process is the ``missions``
+    command. The command leaves without tearing the interpreter down
+    (:func:`missions.fastpath.leave`); freeing an analysis of 2,000 missions one object at a
+    time when the command returned took 0.2 s, and nothing reads its memory after. A program
+    that imports the library frees it as usual."""
+    from missions import IS_THE_COMMAND
+
+    if IS_THE_COMMAND:
+        _outliving.append(value)
