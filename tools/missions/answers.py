@@ -14,11 +14,14 @@ from __future__ import annotations
 import hashlib
 import os
 import time
-from collections.abc import Iterable
 
 from missions import SCANNER_VERSION, SETTINGS_FILE, __version__, code_fingerprint
 from missions.cache import WITNESS_RESULTS_FILE, cache_dir_for, name_witnesses, witness_inputs
 from missions.roots import content_hash, file_stamp, is_racy, lean_file_stats, library_roots
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up cost)
+if TYPE_CHECKING:
+    from collections.abc import Iterable  # collections alone is a twentieth of a warm answer
 
 #: The stored answer: its fingerprint on the first line, then the exact ``--json`` output.
 RESULT_FILE = "status-result.txt"
