@@ -8,6 +8,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 import textwrap
 from collections.abc import Callable, Iterator
@@ -211,6 +212,17 @@ def audit_answer(request: dict[str, Any], axioms: dict[str, list[str]] | None = 
             ],
         }
     )
+
+
+def generated_tree(root: Path, seed: int) -> Path:
+    """A workspace of 12 missions from ``benchmarks/generate_tree.py`` (not committed)."""
+    sys.path.insert(0, str(REPO / "benchmarks"))
+    try:
+        import generate_tree
+    finally:
+        sys.path.remove(str(REPO / "benchmarks"))
+    generate_tree.generate(root, missions=12, files=60, lines=4000, seed=seed)
+    return root
 
 
 def copy_repo_workspace(tmp_path: Path, *, project: bool = False) -> Path:

@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from conftest import LAKEFILE, MISSION_YAML, copy_repo_workspace, write_files
+from conftest import LAKEFILE, MISSION_YAML, copy_repo_workspace, generated_tree, write_files
 from missions import lint
 from missions.catalog import load_catalog
 from missions.lean import lexer, native, scan, workspace
@@ -197,14 +197,13 @@ def test_a_process_lexing_many_files_switches_to_the_copy(
     assert chosen(text).tokens == lexer.lex(text).tokens
 
 
-def _lint_tree(root: Path, missions: int) -> Path:
-    """A workspace of ``missions`` one-target missions, each statement one the lint flags."""
-    files = {"Formal.lean": "".join(f"import Formal.M{i}.Proofs\n" for i in range(missions))}
-    for i in range(missions):
+def _workspace(root: Path, statements: dict[str, str]) -> Path:
+    """A workspace of one-target missions ``m0``, ``m1``, …: per mission, the body of its
+    ``Statements.lean`` (a ``Goal``), and a proof that is ``sorry``."""
+    files = {"Formal.lean": "".join(f"import Formal.M{i}.Proofs\n" for i in range(len(statements)))}
+    for i, body in enumerate(statements.values()):
         files[f"Formal/M{i}/Statements.lean"] = (
-            f"import Mathlib\n\nnamespace Formal.M{i}\n\n"
-            "def Goal : Prop := ∀ x y : ℝ, x / y ≤ x\n\n"
-            f"end Formal.M{i}\n"
+            f"import Mathlib\n\nnamespace Formal.M{i}\n\n{body}\nend Formal.M{i}\n"
         )
         files[f"Formal/M{i}/Proofs.lean"] = (
             f"import Formal.M{i}.Statements\n\nnamespace Formal.M{i}\n\n"
@@ -214,11 +213,17 @@ def _lint_tree(root: Path, missions: int) -> Path:
     (root / "lakefile.lean").write_text(LAKEFILE, encoding="utf-8")
     (root / "lean-toolchain").write_text("leanprover/lean4:v4.30.0\n", encoding="utf-8")
     write_files(root, files)
-    for i in range(missions):
+    for i in range(len(statements)):
         (root / "missions" / f"m{i}.yaml").write_text(
             MISSION_YAML.format(id=f"m{i}", module=f"Formal.M{i}"), encoding="utf-8"
         )
     return root
+
+
+def _lint_tree(root: Path, missions: int) -> Path:
+    """``missions`` missions, each statement one the lint flags."""
+    trap = "def Goal : Prop := ∀ x y : ℝ, x / y ≤ x\n"
+    return _workspace(root, {f"m{i}": trap for i in range(missions)})
 
 
 def test_linting_many_missions_runs_the_rules_with_the_copy(
@@ -424,43 +429,13 @@ def _cases_tree(root: Path) -> Path:
     traps accepted by an allow comment, some allows malformed or unused."""
     from test_lint import CASES
 
-    files: dict[str, str] = {}
-    count = 0
+    allows = ("", "-- lint: allow {rule} because the case says so\n", "-- lint: allow\n")
+    statements: dict[str, str] = {}
     for rule, fires, near_miss in CASES:
         for kind, statement in (("fires", fires), ("near", near_miss)):
-            module = f"Formal.C{count}"
-            allow = ("", f"-- lint: allow {rule} because the case says so\n", "-- lint: allow\n")
-            files[f"Formal/C{count}/Statements.lean"] = (
-                f"import Mathlib\n\n/-! Case {rule} ({kind}). -/\n\nnamespace {module}\n\n"
-                + allow[count % 3]
-                + statement
-                + f"\nend {module}\n"
-            )
-            files[f"Formal/C{count}/Proofs.lean"] = (
-                f"import {module}.Statements\n\nnamespace {module}\n\n"
-                f"theorem goal : Goal := sorry\n\nend {module}\n"
-            )
-            count += 1
-    files["Formal.lean"] = "".join(f"import Formal.C{i}.Proofs\n" for i in range(count))
-    (root / "missions").mkdir(parents=True)
-    (root / "lakefile.lean").write_text(LAKEFILE, encoding="utf-8")
-    (root / "lean-toolchain").write_text("leanprover/lean4:v4.30.0\n", encoding="utf-8")
-    write_files(root, files)
-    for i in range(count):
-        (root / "missions" / f"c{i}.yaml").write_text(
-            MISSION_YAML.format(id=f"c{i}", module=f"Formal.C{i}"), encoding="utf-8"
-        )
-    return root
-
-
-def _generated_tree(root: Path, seed: int) -> Path:
-    sys.path.insert(0, str(REPO / "benchmarks"))
-    try:
-        import generate_tree
-    finally:
-        sys.path.remove(str(REPO / "benchmarks"))
-    generate_tree.generate(root, missions=12, files=60, lines=4000, seed=seed)
-    return root
+            allow = allows[len(statements) % 3].format(rule=rule)
+            statements[f"{rule} ({kind})"] = allow + statement
+    return _workspace(root, statements)
 
 
 def test_the_compiled_lint_finds_what_the_pure_one_does(tmp_path: Path) -> None:
@@ -481,7 +456,7 @@ def test_the_compiled_lint_finds_what_the_pure_one_does_in_damaged_trees(
     """A generated workspace whose Lean files are cut, spliced and salted with hostile
     fragments (the scanner's fuzzing, :func:`_variants`), several files at a time."""
     compiled = _compiled_modules()
-    root = _generated_tree(tmp_path / "tree", 700 + seed)
+    root = generated_tree(tmp_path / "tree", 700 + seed)
     paths = sorted((root / "Formal").rglob("*.lean"))
     texts = [p.read_text(encoding="utf-8") for p in paths]
     rng = random.Random(seed)

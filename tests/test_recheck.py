@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -15,7 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 import missions.cli
-from conftest import REPO, copy_repo_workspace, git, init_repo
+from conftest import copy_repo_workspace, generated_tree, git, init_repo
 from missions import recheck, roots
 from missions.cache import CHECK_STATE_FILE, cache_dir_for
 from missions.cli import app
@@ -366,12 +365,7 @@ def test_random_edits_of_a_generated_tree(tmp_path: Path, clock: Clock, seed: in
 
 def generated_workspace(root: Path, seed: int) -> Path:
     """A committed workspace of 12 missions from ``benchmarks/generate_tree.py``."""
-    sys.path.insert(0, str(REPO / "benchmarks"))
-    try:
-        import generate_tree
-    finally:
-        sys.path.remove(str(REPO / "benchmarks"))
-    generate_tree.generate(root, missions=12, files=60, lines=4000, seed=seed)
+    generated_tree(root, seed)
     init_repo(root, "generated")
     return root
 
