@@ -16,6 +16,7 @@ import io
 import os
 import sys
 
+from missions import IS_THE_COMMAND
 from missions.answers import (
     RESULT_FILE,
     content_fingerprint,
@@ -72,10 +73,12 @@ def try_status(argv: list[str]) -> bool:
     """
     collecting = gc.isenabled()
     gc.disable()
+    answered = False
     try:
-        return _try_status(argv)
+        answered = _try_status(argv)
+        return answered
     finally:
-        if collecting:
+        if collecting and not (answered and IS_THE_COMMAND):  # the command leaves at once
             gc.enable()
 
 
