@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import subprocess
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,6 +38,8 @@ def _repo(root: Path):  # type: ignore[no-untyped-def]
 
 def run_git(cwd: Path, *args: str, stdin: bytes | None = None) -> bytes | None:
     """``git args`` in ``cwd``: its output, or None if git is missing or fails."""
+    import subprocess  # an edit's answer imports this module and runs no git
+
     try:
         done = subprocess.run(
             ["git", *args], cwd=cwd, input=stdin, capture_output=True, check=False, timeout=300

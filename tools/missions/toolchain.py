@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
-import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -255,6 +253,9 @@ class Doctor:
 def probe_tool(name: str, cwd: Path | None = None, args: tuple[str, ...] = ("--version",)) -> Tool:
     """Find ``name`` on PATH and ask its version (from ``cwd``, where elan reads
     ``lean-toolchain`` to pick the toolchain)."""
+    import shutil  # only `doctor` runs tools: the pin checks of an edit's answer import neither
+    import subprocess
+
     path = shutil.which(name)
     if path is None:
         return Tool(name, None)

@@ -14,7 +14,6 @@ other than the pinned Mathlib) is not; ``lakefile.toml`` is parsed. Each finding
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -302,6 +301,8 @@ def _toml_settings(text: str) -> list[UnsafeSetting]:
                     "link",
                 )
             )
+    import tomllib  # a lakefile.toml only: most workspaces have lakefile.lean
+
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
