@@ -148,7 +148,7 @@ class Extension:
     sorries: list[int] = field(default_factory=list)
 
 
-@dataclass
+@dataclass(slots=True)
 class FileScan:
     imports: list[tuple[str, int]] = field(default_factory=list)
     decls: list[Decl] = field(default_factory=list)

@@ -82,7 +82,7 @@ def module_path(root: Path, module: str) -> Path:
     return root.joinpath(*module.split(".")).with_suffix(".lean")
 
 
-@dataclass
+@dataclass(slots=True)
 class Module:
     name: str
     path: Path
