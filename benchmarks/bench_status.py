@@ -15,7 +15,9 @@ One run of this script:
    edit): a mission's proof file (a ``sorry`` filled in), then a shared definitions file
    that is in the statement closure of many missions (a lemma added, a different one each
    run, so that every run changes declarations); each edited file is restored after;
-6. records the peak RSS of every missions run.
+6. records the peak RSS of every missions run;
+7. times a fixed piece of pure-Python work (:data:`CALIBRATION`) between the phases: how
+   fast the machine was while they ran.
 
 The missions runs keep Python's bytecode cache (``PYTHONDONTWRITEBYTECODE`` is removed from
 their environment), as an installed tool does.
@@ -61,6 +63,8 @@ AIM_EDIT = 10.0
 AIM_COLD = 130.0
 AIM_CLONE = 10.0
 AIM_PEAK_MB = 300.0
+#: Calibration times further apart than this mean the machine's speed moved during a run.
+MACHINE_DRIFT = 1.15
 
 WRAPPER = r"""
 import json, resource, subprocess, sys, time
@@ -86,6 +90,22 @@ json.dump({
     "floor_kib": floor,  # the wrapper's own RSS, which exec carries into the child's maxrss
     "stderr": err.decode("utf-8", "replace")[-4000:],
 }, sys.stdout)
+"""
+
+
+#: A fixed piece of pure-Python work of the kind the tool does (JSON, a regular expression,
+#: dicts of strings), timed like every command: how fast the machine is at that moment. A shared
+#: machine's speed moves within minutes, and a ratio to grep moves with it, since grep's short
+#: reads slow down less than an interpreter does.
+CALIBRATION = r"""
+import json, re
+data = [{"name": f"n{i}", "xs": list(range(i % 40)), "s": "ab" * (i % 9)} for i in range(12000)]
+text = json.dumps(data)
+for _ in range(3):
+    json.loads(text)
+counts = {}
+for word in re.findall(r"[a-z]+[0-9]*", text):
+    counts[word] = counts.get(word, 0) + 1
 """
 
 
@@ -285,6 +305,14 @@ def bench(root: Path, args: argparse.Namespace, work: Path) -> dict[str, Any]:
     )
 
     status = [missions, "status", "--json", "--root", str(root)]
+    calibration: list[float] = []
+
+    def calibrate() -> None:
+        run = measure([sys.executable, "-c", CALIBRATION], base_env, out)
+        check(run, "the calibration")
+        calibration.append(run["wall"])
+
+    calibrate()
 
     def status_run(cache: Path, what: str, *options: str) -> tuple[dict[str, Any], dict[str, Any]]:
         env = dict(base_env, MISSIONS_CACHE_DIR=str(cache))
@@ -306,6 +334,8 @@ def bench(root: Path, args: argparse.Namespace, work: Path) -> dict[str, Any]:
         if data != reference:
             sys.exit("bench_status: two cold runs printed different JSON")
 
+    calibrate()
+
     # (c) warm: the cache the last cold run wrote
     warm_runs: list[dict[str, Any]] = []
     for _ in range(args.warm_runs):
@@ -324,6 +354,8 @@ def bench(root: Path, args: argparse.Namespace, work: Path) -> dict[str, Any]:
         if data != reference:
             sys.exit("bench_status: a fresh clone printed different JSON from the cold run")
 
+    calibrate()
+
     # (d) after editing one file, on the warm cache
     edits: dict[str, dict[str, Any]] = {}
     for key, (path, edit) in (
@@ -338,6 +370,8 @@ def bench(root: Path, args: argparse.Namespace, work: Path) -> dict[str, Any]:
             lambda: status_run(work / "unused-cache", "status --no-cache", "--no-cache"),
         )
         edits[key] = run_summary(runs, file=str(path.relative_to(root)))
+
+    calibrate()
 
     # start-up floor of the CLI (information only)
     version_runs = [measure([missions, "--version"], base_env, out) for _ in range(3)]
@@ -355,6 +389,8 @@ def bench(root: Path, args: argparse.Namespace, work: Path) -> dict[str, Any]:
         "code": code,
         "grep_matches": grep_matches,
         "status_summary": reference["summary"],
+        # before the cold runs, after them, after the warm runs and after the edits
+        "calibration_s": calibration,
         "runs": {
             "grep": {
                 "runs": len(grep_runs),
@@ -455,6 +491,7 @@ def print_table(result: dict[str, Any]) -> None:
             f"{peak:>9}  {how} {r['runs']}"
         )
     print(f"(peak RSS floor: the measuring wrapper's own {floor:.1f} MB)")
+    print(machine_line(result["calibration_s"]))
     print()
     aims = result["aims"]
     met = lambda ok: "met" if ok else "NOT met"  # noqa: E731
@@ -475,6 +512,18 @@ def print_table(result: dict[str, Any]) -> None:
     print()
     print(f"edited     {runs['edit_proof']['file']} (a sorry filled in)")
     print(f"           {runs['edit_shared']['file']} (a lemma added; in statement closures)")
+
+
+def machine_line(calibration: list[float]) -> str:
+    """How much the machine's speed moved during the runs, from the calibration's times."""
+    fast, slow = min(calibration), max(calibration)
+    line = (
+        f"machine    a fixed piece of Python work took {fast:.3f}-{slow:.3f} s during the runs "
+        f"({slow / fast:.2f}x apart)"
+    )
+    if slow / fast > MACHINE_DRIFT:
+        line += ": the machine's speed moved, and the ratios with it"
+    return line
 
 
 def rest() -> None:
@@ -529,8 +578,9 @@ def print_scaling(results: list[dict[str, Any]]) -> None:
     print(
         f"{'missions':>8} {'files':>7} {'lines':>9} {'grep':>7}  "
         + "  ".join(f"{h:>15}" for h in heads)
-        + f"  {'cold ms/kline':>13}  {'peak RSS':>8}"
+        + f"  {'cold ms/kline':>13}  {'peak RSS':>8}  {'machine':>9}"
     )
+    fastest = min(t for result in results for t in result["calibration_s"])
     for result in results:
         tree, runs = result["tree"], result["runs"]
         grep = runs["grep"]["wall_s"]
@@ -542,8 +592,12 @@ def print_scaling(results: list[dict[str, Any]]) -> None:
         print(
             f"{tree['missions']:>8,} {tree['lean_files']:>7,} {tree['lean_lines']:>9,} "
             f"{grep:6.3f}s  {cells}  {per_kline:13.2f}  {peak:5.0f} MB"
+            f"  {min(result['calibration_s']) / fastest:4.2f}-"
+            f"{max(result['calibration_s']) / fastest:4.2f}"
         )
-    print("(each time the best of its runs, as a ratio to grep over the same tree in the same run)")
+    print("(each time the best of its runs, as a ratio to grep over the same tree in the same run;")
+    print(" machine: a fixed piece of Python work during that tree's runs, against its fastest")
+    print(f" time in this whole run: 1.00 is the machine at its quickest, {fastest:.3f} s)")
 
 
 def main(argv: list[str] | None = None) -> int:
