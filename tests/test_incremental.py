@@ -368,3 +368,27 @@ def test_yaml_edits_recompute_their_mission(root: Path) -> None:
     assert synced.exit_code == 0, synced.output
     _write(beta, beta.read_text(encoding="utf-8"))  # a distinct stamp for the sync's write
     assert json.loads(_same_as_full(root))["missions"][1]["targets"][0]["status"] == "proved"
+
+
+def test_the_importers_of_touched_modules_are_those_whose_closure_holds_one() -> None:
+    """The edit path finds the missions a change reaches backwards, from the touched modules
+    (:func:`incremental._importers`); it must agree with each module's own import closure
+    (:func:`incremental._closure`) on random graphs with cycles, imports of modules outside
+    the graph and touched modules that no longer exist."""
+    import random
+
+    rng = random.Random(25)
+    for _ in range(300):
+        names = [f"M{i}" for i in range(rng.randint(1, 14))]
+        outside = ["Gone", "Mathlib.X"]
+        graph = {
+            name: rng.sample(names + outside, rng.randint(0, min(4, len(names))))
+            for name in names
+            if rng.random() < 0.9  # a module the index no longer holds
+        }
+        touched = set(rng.sample(names + outside, rng.randint(0, 3)))
+        reaching = incremental._importers(graph, touched)
+        memo: dict[str, set[str]] = {}
+        for start in names + outside:
+            holds = bool(touched & incremental._closure(graph, start, memo))
+            assert (start in reaching) == holds, (graph, touched, start)

@@ -460,14 +460,15 @@ def status_text(root: str, libraries: list[SourceRoot], stats: list[tuple[str, A
     if touched and any(mission["module"] not in graph for mission in missions):
         return None  # its names are looked up workspace-wide
     memo: dict[str, set[str]] = {}
-    patched = _in_statement_closures(missions, graph, touched, memo)
+    reaching = _importers(graph, touched)
+    patched = _in_statement_closures(missions, reaching, touched)
     if rewritten and patched:
         return None  # a YAML and a statement closure edited at once: the full command
     if patched:
         paths = {name_of(p): p for p in store.index}
         affected = _statement_edit(root, store, paths, plan, state, touched, shas)
     else:
-        affected = _affected(missions, plan, graph, touched)
+        affected = _affected(missions, plan, reaching, touched)
     if affected is not None:
         affected = _bounded(missions, graph, affected, memo)
     if affected is None:
@@ -577,6 +578,24 @@ def _closure(graph: dict[str, list[str]], start: str, memo: dict[str, set[str]])
     return seen
 
 
+def _importers(graph: dict[str, list[str]], touched: set[str]) -> set[str]:
+    """The modules whose import closure (:func:`_closure`) holds a touched module: found
+    once, backwards from the touched ones, rather than by each mission's closure in turn."""
+    importers: dict[str, list[str]] = {}
+    for name, imports in graph.items():
+        for imported in imports:
+            if imported in graph:
+                importers.setdefault(imported, []).append(name)
+    found: set[str] = set()
+    stack = [name for name in touched if name in graph]
+    while stack:
+        name = stack.pop()
+        if name not in found:
+            found.add(name)
+            stack.extend(importers.get(name, ()))
+    return found
+
+
 def _touched(missions: list[dict[str, Any]], plan: _Plan, shas: dict[str, str]) -> set[str]:
     """The modules that changed since the answers were computed.
 
@@ -592,13 +611,12 @@ def _touched(missions: list[dict[str, Any]], plan: _Plan, shas: dict[str, str]) 
 
 
 def _in_statement_closures(
-    missions: list[dict[str, Any]],
-    graph: dict[str, list[str]],
-    touched: set[str],
-    memo: dict[str, set[str]],
+    missions: list[dict[str, Any]], reaching: set[str], touched: set[str]
 ) -> bool:
+    """Whether a touched module is in a mission's statement closure, as it is now or as it
+    was recorded (``reaching``: :func:`_importers` of ``touched``)."""
     return any(
-        touched & (_closure(graph, m["statements"], memo) | set(m["statement_closure"]))
+        m["statements"] in reaching or not touched.isdisjoint(m["statement_closure"])
         for m in missions
     )
 
@@ -606,11 +624,13 @@ def _in_statement_closures(
 def _affected(
     missions: list[dict[str, Any]],
     plan: _Plan,
-    graph: dict[str, list[str]],
+    reaching: set[str],
     touched: set[str],
 ) -> set[int] | None:
     """Indexes of the missions an edit outside every statement closure can change, or None
-    when one must run in full."""
+    when one must run in full: those whose root's import closure holds a touched module
+    (``reaching``: :func:`_importers` of ``touched``), whose recorded modules do, or whose
+    statement or proof a changed file declares."""
     if not touched:
         return set()
     for scan in [*plan.changed.values(), *plan.old.values()]:
@@ -619,12 +639,13 @@ def _affected(
     declared = {
         decl.name for scan in [*plan.changed.values(), *plan.old.values()] for decl in scan.decls
     }
-    memo: dict[str, set[str]] = {}
     affected: set[int] = set()
     for index, mission in enumerate(missions):
-        modules = set(mission["modules"]) | _closure(graph, mission["module"], memo)
+        if mission["module"] in reaching or not touched.isdisjoint(mission["modules"]):
+            affected.add(index)
+            continue
         names = {n for _, _, statement, proof, *_ in mission["targets"] for n in (statement, proof)}
-        if touched & modules or declared & names:
+        if declared & names:
             affected.add(index)
     return affected
 
